@@ -1,0 +1,77 @@
+#pragma once
+// The machine's context: versions, GPUs, links, peaks. Captured once per run by the parent
+// process and written to context.gpubench of the result JSON. Capture never throws: what
+// cannot be read (no GPU, no NVML, no cuDNN) stays empty and the reason is recorded.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpubench {
+
+struct PcieLink {
+  int gen = 0, width = 0, gen_max = 0, width_max = 0;  // 0 = unknown
+};
+
+struct GpuInfo {
+  int index = 0;  // CUDA device ordinal
+  std::string name, uuid, pci_bus_id;
+  int sm_count = 0, cc_major = 0, cc_minor = 0;
+  std::uint64_t memory_bytes = 0, l2_bytes = 0;
+  int sm_clock_max_mhz = 0, mem_clock_max_mhz = 0, memory_bus_width_bits = 0;
+  PcieLink pcie;
+  int nvlinks_active = 0;
+  double nvlink_gbps_per_link = 0;  // per direction, 10^9 bytes/s
+  int numa_node = -1;
+  std::optional<bool> ecc_enabled, mig_mode;
+  double power_limit_w = 0;
+
+  // Theoretical peaks in 10^9 bytes/s; 0 when the inputs are unknown.
+  double hbm_peak_gbps() const;        // 2 (DDR) x memory clock x bus width
+  double pcie_peak_gbps() const;       // per direction, after line encoding
+  double nvlink_peak_gbps() const;     // per direction, active links x per-link rate
+};
+
+// How two GPUs reach each other, in nvidia-smi topo -m terms: "X" (self), "NV<n>",
+// "PIX", "PXB", "PHB", "NODE", "SYS", or "?" when unknown.
+struct GpuLink {
+  std::string kind = "?";
+  int nvlinks = 0;
+  bool p2p_access = false;  // cudaDeviceCanAccessPeer
+};
+
+struct Context {
+  std::string driver_version, cuda_driver, cuda_runtime, cublas, cudnn, nccl;
+  bool nvml_available = false;
+  std::string nvml_error;  // why NVML is absent, when it is
+  std::vector<GpuInfo> gpus;
+  std::vector<std::vector<GpuLink>> links;  // [i][j] for i, j in gpus
+  std::string gpu_error;                    // why no GPU is usable, when none is
+};
+
+Context capture_context();
+nlohmann::json to_json(const Context& context);
+GpuInfo gpu_info_from_json(const nlohmann::json& gpu);
+
+// Bandwidth of one PCIe lane per direction after encoding, 10^9 bytes/s (gen 1..6).
+double pcie_lane_gbps(int gen);
+// NVLink per-link, per-direction rate by NVML's link version.
+double nvlink_link_gbps(unsigned nvml_version);
+
+// Clocks, power and throttling read through NVML around each benchmark.
+struct Telemetry {
+  unsigned sm_clock_mhz = 0, mem_clock_mhz = 0, temp_c = 0;
+  double power_w = 0;
+  std::uint64_t throttle_mask = 0;
+};
+std::optional<Telemetry> read_telemetry(int device);
+std::vector<std::string> throttle_reason_names(std::uint64_t mask);
+// Power or thermal slowdown: the reasons that make a figure unrepresentative.
+bool is_throttled(std::uint64_t mask);
+
+// `gpubench info`: context, link matrix and health, as text.
+std::string format_info(const Context& context);
+
+}  // namespace gpubench

@@ -1,0 +1,128 @@
+#pragma once
+// Benchmark families: a name, a description, typed parameter axes and one run function.
+// A family is declared once at namespace scope in its bench file:
+//
+//   static auto& stream = gpubench::family("memory/stream")
+//       .describe("...")
+//       .axis("op", {"copy", "triad"})
+//       .axis_pow2("array_bytes", 20, 32, 2).quick({1 << 28})
+//       .per_device()
+//       .run([](gpubench::State& s) { ... });
+//
+// The harness expands the axes into benchmark instances named
+// suite/family/axis:value/... (axes in declaration order), which is what results,
+// filters and the comparator key on.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpubench {
+
+class State;
+
+struct Axis {
+  enum class Kind { kInt, kString, kGpu };
+  std::string name;
+  Kind kind = Kind::kString;
+  std::vector<std::string> values;        // every value as it appears in names
+  std::vector<std::string> quick_values;  // subset used under --quick; empty means all
+};
+
+// One expanded point of a family: its axis values in declaration order.
+struct Params {
+  std::vector<std::pair<std::string, std::string>> values;
+  std::vector<Axis::Kind> kinds;
+
+  bool has(const std::string& axis) const;
+  const std::string& str(const std::string& axis) const;
+  std::int64_t integer(const std::string& axis) const;
+  int gpu(const std::string& axis) const;  // "gpu3" -> 3
+  nlohmann::json to_json() const;          // ints as numbers, strings as strings
+};
+
+// The context in which families are expanded into instances.
+struct ExpandOptions {
+  std::vector<int> devices{0};  // CUDA device ordinals selected with --devices
+  bool quick = false;
+  // Per-family axis overrides from --config: family name -> axis name -> values.
+  nlohmann::json axis_overrides = nlohmann::json::object();
+};
+
+struct Instance;
+
+class Family {
+ public:
+  explicit Family(std::string full_name);
+
+  Family& describe(std::string text);
+  Family& axis(std::string name, std::vector<std::string> values);
+  Family& axis(std::string name, std::vector<std::int64_t> values);
+  // 2^lo, 2^(lo+step), ..., up to 2^hi inclusive.
+  Family& axis_pow2(std::string name, int lo, int hi, int step = 1);
+  // One value per selected GPU, written gpu0, gpu1, ...
+  Family& axis_gpus(std::string name);
+  // Restrict the axis declared last to these values under --quick.
+  Family& quick(std::vector<std::string> values);
+  Family& quick(std::vector<std::int64_t> values);
+  // Run once per selected GPU: adds a trailing `gpu` axis and makes State::device() that GPU.
+  Family& per_device();
+  // Drop combinations for which `keep` is false (e.g. a peer pair with src == dst).
+  Family& where(std::function<bool(const Params&)> keep);
+  // Fewer selected GPUs than this: the family is reported once as skipped, with the reason.
+  Family& needs_gpus(int count);
+  // Runs without a GPU (the harness self-tests).
+  Family& cpu_only();
+  // Left out of `--suite all` and of `list` unless asked for by suite name.
+  Family& hidden();
+  Family& run(std::function<void(State&)> body);
+
+  const std::string& name() const { return name_; }
+  std::string suite() const;
+  const std::string& description() const { return description_; }
+  const std::vector<Axis>& axes() const { return axes_; }
+  int min_gpus() const { return min_gpus_; }
+  bool needs_gpu() const { return needs_gpu_; }
+  bool is_hidden() const { return hidden_; }
+  bool is_per_device() const { return per_device_; }
+  const std::function<void(State&)>& body() const { return body_; }
+
+  // Axes with GPU axes resolved and overrides / --quick applied.
+  std::vector<Axis> resolved_axes(const ExpandOptions& options) const;
+  std::vector<Instance> expand(const ExpandOptions& options) const;
+
+ private:
+  Axis& last_axis(const char* what);
+
+  std::string name_;
+  std::string description_;
+  std::vector<Axis> axes_;
+  std::vector<std::function<bool(const Params&)>> keep_;
+  std::function<void(State&)> body_;
+  int min_gpus_ = 1;
+  bool needs_gpu_ = true;
+  bool hidden_ = false;
+  bool per_device_ = false;
+};
+
+struct Instance {
+  const Family* family = nullptr;
+  std::string name;
+  Params params;
+  int device = 0;            // CUDA device for State::device()
+  std::string skip_reason;   // non-empty: reported as skipped without running
+};
+
+// The process-wide registry. family() registers on first use of a name.
+Family& family(const std::string& full_name);
+const std::vector<std::unique_ptr<Family>>& registered_families();
+const Family* find_family(const std::string& full_name);
+
+std::string instance_name(const std::string& family_name, const Params& params);
+// Suites users may ask for; `all` means every non-hidden suite.
+std::vector<std::string> known_suites();
+
+}  // namespace gpubench

@@ -1,0 +1,39 @@
+#pragma once
+// Sample statistics and the stopping rule of DESIGN.md ("Measurement rules").
+#include <cstddef>
+#include <vector>
+
+namespace gpubench {
+
+struct Summary {
+  double median = 0, mean = 0, min = 0, max = 0, stddev = 0, cv_pct = 0;
+  std::size_t samples = 0;
+};
+
+Summary summarize(const std::vector<double>& values);
+double median_of(std::vector<double> values);
+
+// Relative standard error of the median, in percent: 1.2533 * robust sigma / sqrt(n) / median,
+// with sigma taken from the median absolute deviation so that one outlier (a preempted sample)
+// does not hold the run open. This is the "noise" the stopping rule drives under its target.
+double median_noise_pct(const std::vector<double>& values);
+
+struct StopRule {
+  int min_samples = 10;
+  int max_samples = 1000;
+  double min_time_s = 0.0;      // measured (device) time to accumulate before stopping
+  double max_noise_pct = 0.5;   // stop once the median's noise is under this
+  double max_time_s = 5.0;      // soft limit on wall time spent sampling one benchmark
+};
+
+struct StopState {
+  std::vector<double> samples;  // seconds per sample
+  double measured_s = 0;        // sum of samples
+  double elapsed_s = 0;         // wall time since sampling began
+};
+
+enum class StopReason { kContinue, kNoiseReached, kTimeLimit, kSampleLimit };
+StopReason should_stop(const StopRule& rule, const StopState& state);
+const char* to_string(StopReason reason);
+
+}  // namespace gpubench
