@@ -27,6 +27,9 @@ struct GpuInfo {
   int numa_node = -1;
   std::optional<bool> ecc_enabled, mig_mode;
   double power_limit_w = 0;
+  // Read at capture for `info`'s health section; not part of the JSON.
+  int nvlinks_total = 0;                       // links NVML reports, active or not
+  std::optional<std::uint64_t> throttle_mask;  // clock event reasons at capture
 
   // Theoretical peaks in 10^9 bytes/s; 0 when the inputs are unknown.
   double hbm_peak_gbps() const;        // 2 (DDR) x memory clock x bus width
@@ -51,9 +54,19 @@ struct Context {
   std::string gpu_error;                    // why no GPU is usable, when none is
 };
 
-Context capture_context();
+class Nvml;
+Context capture_context();  // with Nvml::get()
+Context capture_context(const Nvml& nvml);
 nlohmann::json to_json(const Context& context);
 GpuInfo gpu_info_from_json(const nlohmann::json& gpu);
+// The inverse of to_json: what the comparator shows of two runs' machines.
+Context context_from_json(const nlohmann::json& gpubench_context);
+
+// Version encodings, "major.minor[.patch]": CUDA 12040 -> "12.4"; cuDNN 90100 -> "9.1.0"
+// (8907 -> "8.9.7" before 9); NCCL 22105 -> "2.21.5" (2708 -> "2.7.8" before 2.9).
+std::string cuda_version_string(int version);
+std::string cudnn_version_string(std::size_t version);
+std::string nccl_version_string(int version);
 
 // Bandwidth of one PCIe lane per direction after encoding, 10^9 bytes/s (gen 1..6).
 double pcie_lane_gbps(int gen);

@@ -14,6 +14,7 @@
 // filters and the comparator key on.
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +61,8 @@ class Family {
 
   Family& describe(std::string text);
   Family& axis(std::string name, std::vector<std::string> values);
+  // {"a", "b"} would otherwise also match vector<int64_t>'s iterator-pair constructor.
+  Family& axis(std::string name, std::initializer_list<const char*> values);
   Family& axis(std::string name, std::vector<std::int64_t> values);
   // 2^lo, 2^(lo+step), ..., up to 2^hi inclusive.
   Family& axis_pow2(std::string name, int lo, int hi, int step = 1);

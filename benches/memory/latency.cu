@@ -1,0 +1,36 @@
+// memory/latency: dependent-load latency across working-set sizes, showing L1, L2 and HBM.
+#include "harness/gpubench.h"
+#include "kernels/pointer_chase.cuh"
+
+namespace {
+
+// Enough loads that a sample lasts well beyond the kernel's start-up even at L1 latency.
+constexpr std::uint64_t kLoadsPerSample = 1 << 16;
+
+const auto& latency_family =
+    gpubench::family("memory/latency")
+        .describe("Pointer chase by one thread over a random cycle of 128-byte-spaced nodes in device memory: "
+                  "ns per dependent load. Small working sets stay in L1, middling ones in L2, large ones show "
+                  "HBM latency including TLB misses, as random access does")
+        .axis_pow2("working_set_bytes", 12, 30, 2)
+        .quick({1 << 14, 1 << 22, 1 << 28})
+        .per_device()
+        .run([](gpubench::State& s) {
+          const auto bytes = static_cast<std::size_t>(s.get_int("working_set_bytes"));
+          const auto chain = gpubench::kernels::make_chase_cycle(bytes, 42);
+          gpubench::DeviceBuffer device_chain(bytes), final_index(sizeof(std::uint64_t));
+          GPUBENCH_CUDA(cudaMemcpy(device_chain.get(), chain.data(), bytes, cudaMemcpyHostToDevice));
+          GPUBENCH_CUDA(cudaMemset(final_index.get(), 0xFF, sizeof(std::uint64_t)));
+          s.report_time_as("latency_ns", "ns", 1e9 / kLoadsPerSample);
+          s.measure([&](cudaStream_t stream) {
+            gpubench::kernels::launch_pointer_chase(device_chain.as<std::uint64_t>(), kLoadsPerSample,
+                                                    final_index.as<std::uint64_t>(), stream);
+          });
+          std::uint64_t got = 0;
+          GPUBENCH_CUDA(cudaMemcpy(&got, final_index.get(), sizeof got, cudaMemcpyDeviceToHost));
+          const std::uint64_t expected = gpubench::kernels::chase_on_host(chain, kLoadsPerSample);
+          s.verify(got == expected, "chase ended at element " + std::to_string(got) + ", expected " +
+                                        std::to_string(expected));
+        });
+
+}  // namespace

@@ -1,0 +1,31 @@
+#pragma once
+// Run configuration files (--config, and the acceptance presets in configs/acceptance/):
+//
+//   { "suites": ["memory", "transfer"],            optional; --suite overrides
+//     "filter": "triad|dot",                        optional; --filter overrides
+//     "settings": { "min_time": 0.05, "max_noise": 0.5, "max_time": 5, "min_samples": 10,
+//                   "timeout": 120, "repetitions": 1 },   each optional; flags override
+//     "families": { "memory/stream": { "array_bytes": [1073741824], "op": ["triad"] } } }
+//
+// Every field is checked: an unknown key, family or axis, a value of the wrong type or a
+// string value the axis does not declare is a UsageError naming the file and the JSON path.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gpubench {
+
+struct RunConfig {
+  std::vector<std::string> suites;
+  std::optional<std::string> filter;
+  std::optional<double> min_time_s, max_noise_pct, max_time_s, timeout_s;
+  std::optional<int> min_samples, repetitions;
+  nlohmann::json axis_overrides = nlohmann::json::object();  // family -> axis -> values
+};
+
+RunConfig parse_config(const nlohmann::json& json, const std::string& source);
+RunConfig load_config(const std::string& path);
+
+}  // namespace gpubench

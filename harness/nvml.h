@@ -1,0 +1,123 @@
+#pragma once
+// NVML, loaded at run time with dlopen so that the binary runs (and says why) where the driver's
+// libnvidia-ml.so.1 is absent. We declare only what we use, copied in signature and value from
+// NVIDIA's nvml.h (API 13); the real header is not needed to build.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpubench {
+namespace nvml {
+
+using Return = int;  // nvmlReturn_t
+typedef struct nvmlDevice_st* Device;  // nvmlDevice_t
+
+constexpr Return kSuccess = 0;                 // NVML_SUCCESS
+constexpr Return kErrorNotSupported = 3;       // NVML_ERROR_NOT_SUPPORTED
+constexpr Return kErrorLibraryNotFound = 12;   // NVML_ERROR_LIBRARY_NOT_FOUND
+constexpr Return kErrorFunctionNotFound = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
+
+// nvmlClockType_t
+constexpr int kClockGraphics = 0, kClockSm = 1, kClockMem = 2;
+// nvmlEnableState_t
+constexpr int kFeatureDisabled = 0, kFeatureEnabled = 1;
+// nvmlTemperatureSensors_t
+constexpr int kTemperatureGpu = 0;
+// NVML_DEVICE_MIG_DISABLE / NVML_DEVICE_MIG_ENABLE
+constexpr unsigned kMigDisable = 0, kMigEnable = 1;
+// nvmlIntNvLinkDeviceType_t
+constexpr int kNvLinkDeviceGpu = 0, kNvLinkDeviceIbmNpu = 1, kNvLinkDeviceSwitch = 2,
+              kNvLinkDeviceUnknown = 0xFF;
+// nvmlGpuTopologyLevel_t
+constexpr int kTopologyInternal = 0, kTopologySingle = 10, kTopologyMultiple = 20,
+              kTopologyHostBridge = 30, kTopologyNode = 40, kTopologySystem = 50;
+// NVML_NVLINK_MAX_LINKS of API 13 (18 in older headers; drivers reject indices they lack).
+constexpr unsigned kNvLinkMaxLinks = 36;
+
+// nvmlPciInfo_t, field for field.
+struct PciInfo {
+  char bus_id_legacy[16];  // NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE
+  unsigned domain, bus, device;
+  unsigned pci_device_id;     // device id << 16 | vendor id
+  unsigned pci_subsystem_id;  // not filled by nvmlDeviceGetNvLinkRemotePciInfo_v2
+  char bus_id[32];            // NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE
+};
+static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t layout");
+
+}  // namespace nvml
+
+// A PCI address domain:bus:device.function, parsed so that "00000000:1B:00.0" (NVML),
+// "0000:1b:00.0" (CUDA, sysfs) and the like compare equal.
+struct PciAddress {
+  unsigned domain = 0, bus = 0, device = 0, function = 0;
+  bool operator==(const PciAddress& o) const {
+    return domain == o.domain && bus == o.bus && device == o.device && function == o.function;
+  }
+};
+std::optional<PciAddress> parse_pci_address(const std::string& text);
+std::string sysfs_pci_name(const PciAddress& address);  // "0000:1b:00.0", as in /sys/bus/pci
+
+struct NvLinkPort {
+  unsigned link = 0;
+  bool active = false;
+  unsigned version = 0;  // nvmlNvlinkVersion_t: an enum, not the generation (A100 answers 5 = 3.1)
+  int remote_type = nvml::kNvLinkDeviceUnknown;
+  std::optional<PciAddress> remote;
+};
+
+class Nvml {
+ public:
+  // The process-wide instance, loaded and initialised on first use (thread-safe) from
+  // $GPUBENCH_NVML_LIBRARY when set, else libnvidia-ml.so.1. Lives until exit.
+  static Nvml& get();
+  // An independent load of `path` (tests ask for one after changing the environment, since
+  // get() answers from its first load). NVML counts nvmlInit calls, so instances coexist.
+  static std::unique_ptr<Nvml> load(const std::string& path);
+  // The library get() loads: $GPUBENCH_NVML_LIBRARY, else libnvidia-ml.so.1.
+  static std::string default_path();
+
+  ~Nvml();
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+
+  bool available() const { return available_; }
+  const std::string& error() const { return error_; }  // why not available; empty when it is
+  const std::string& path() const { return path_; }
+  std::string error_string(nvml::Return code) const;
+
+  // Queries: nullopt / empty / nullptr when NVML, the symbol or the answer is missing.
+  std::string driver_version() const;
+  nvml::Device handle_for_pci_bus_id(const std::string& bus_id) const;
+  std::string uuid(nvml::Device device) const;
+  std::optional<unsigned> clock_mhz(nvml::Device device, int clock_type) const;
+  std::optional<unsigned> max_clock_mhz(nvml::Device device, int clock_type) const;
+  std::optional<unsigned> power_mw(nvml::Device device) const;
+  std::optional<unsigned> power_limit_mw(nvml::Device device) const;
+  std::optional<unsigned> temperature_c(nvml::Device device) const;
+  std::optional<std::uint64_t> clocks_event_reasons(nvml::Device device) const;
+  std::optional<bool> ecc_enabled(nvml::Device device) const;
+  std::optional<bool> mig_enabled(nvml::Device device) const;
+  std::optional<unsigned> pcie_gen(nvml::Device device) const;
+  std::optional<unsigned> pcie_width(nvml::Device device) const;
+  std::optional<unsigned> pcie_gen_max(nvml::Device device) const;
+  std::optional<unsigned> pcie_width_max(nvml::Device device) const;
+  // Every link the device answers for, active or not.
+  std::vector<NvLinkPort> nvlinks(nvml::Device device) const;
+  // nvmlGpuTopologyLevel_t of the closest common ancestor of two devices.
+  std::optional<int> topology_common_ancestor(nvml::Device a, nvml::Device b) const;
+
+  struct Symbols;  // the resolved entry points, in nvml.cpp
+
+ private:
+  Nvml() = default;
+  void open(const std::string& path);
+
+  void* library_ = nullptr;
+  bool available_ = false;
+  std::string error_, path_;
+  std::unique_ptr<Symbols> fn_;
+};
+
+}  // namespace gpubench

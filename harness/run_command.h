@@ -1,0 +1,33 @@
+#pragma once
+// The run path shared by `gpubench --suite ...` and `gpubench check`: select families and
+// instances, validate devices and inputs, run them under the supervisor, build the document.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/commands.h"
+
+namespace gpubench {
+
+struct RunOptions {
+  std::vector<std::string> suites;  // empty: from --config, else all
+  std::string filter;
+  std::vector<std::string> exact_names;
+  std::string devices = "all";
+  std::string config_path;
+  bool quick = false;
+  double min_time_s = -1, max_noise_pct = -1, timeout_s = -1, max_time_s = -1;  // <0: default
+  int repetitions = 0;                                                         // 0: default
+  bool isolate = true;
+  std::string command_line;
+};
+
+// Runs and returns the document; throws UsageError for bad input (exit 2) or no GPU (exit 3).
+nlohmann::json execute_run(const RunOptions& options);
+// 0 when every benchmark is ok or skipped, 1 when any failed or timed out.
+int exit_code_of(const nlohmann::json& document);
+// Parses --devices ("all" or "0,2") against the number of visible GPUs.
+std::vector<int> parse_devices(const std::string& spec, int visible);
+
+}  // namespace gpubench
