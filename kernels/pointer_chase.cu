@@ -8,10 +8,10 @@ namespace gpubench::kernels {
 namespace {
 
 __global__ void pointer_chase_kernel(const std::uint64_t* __restrict__ chain, std::uint64_t steps,
-                                     std::uint64_t* final_index) {
-  std::uint64_t index = 0;
+                                     std::uint64_t* position) {
+  std::uint64_t index = *position;
   for (std::uint64_t i = 0; i < steps; ++i) index = chain[index];
-  *final_index = index;
+  *position = index;
 }
 
 }  // namespace
@@ -38,9 +38,9 @@ std::uint64_t chase_on_host(const std::vector<std::uint64_t>& chain, std::uint64
   return index;
 }
 
-void launch_pointer_chase(const std::uint64_t* chain, std::uint64_t steps, std::uint64_t* final_index,
+void launch_pointer_chase(const std::uint64_t* chain, std::uint64_t steps, std::uint64_t* position,
                           cudaStream_t stream) {
-  pointer_chase_kernel<<<1, 1, 0, stream>>>(chain, steps, final_index);
+  pointer_chase_kernel<<<1, 1, 0, stream>>>(chain, steps, position);
   GPUBENCH_CHECK_LAUNCH();
 }
 

@@ -18,9 +18,11 @@ std::vector<std::uint64_t> make_chase_cycle(std::size_t working_set_bytes, std::
 // Where `steps` loads starting at element 0 end, computed on the host.
 std::uint64_t chase_on_host(const std::vector<std::uint64_t>& chain, std::uint64_t steps);
 
-// One thread does `steps` dependent loads starting at element 0 and writes the final index.
-// `chain` may be device, pinned host or peer memory.
-void launch_pointer_chase(const std::uint64_t* chain, std::uint64_t steps, std::uint64_t* final_index,
+// One thread does `steps` dependent loads starting at the element index in *position (device
+// memory) and leaves the index it reached there. Successive launches thus walk on around the
+// cycle instead of re-walking its first `steps` nodes, which would fit in a cache however
+// large the working set. `chain` may be device, pinned host or peer memory.
+void launch_pointer_chase(const std::uint64_t* chain, std::uint64_t steps, std::uint64_t* position,
                           cudaStream_t stream);
 
 }  // namespace gpubench::kernels

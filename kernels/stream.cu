@@ -1,6 +1,7 @@
 #include "kernels/stream.cuh"
 
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "kernels/random_fill.cuh"
@@ -46,15 +47,15 @@ __device__ inline T expected_element(StreamOp op, std::size_t i) {
   }
 }
 
-// Element-wise ops over 16-byte vectors: all loads of an unrolled group are issued before
-// any store, so each thread keeps kUnroll loads per input in flight.
-template <typename T, StreamOp Op>
+// Element-wise ops over 16-byte vectors. All loads of an unrolled group are issued before any
+// store, so each thread keeps Unroll loads per input in flight. Tiled: each block does one
+// contiguous tile of kThreads * Unroll vectors per array, and the grid covers the arrays once.
+// Otherwise a persistent grid strides over them.
+template <typename T, StreamOp Op, bool kTiled, int Unroll>
 __global__ void __launch_bounds__(kThreads) elementwise_kernel(vec_t<T>* __restrict__ a, vec_t<T>* __restrict__ b,
                                                                vec_t<T>* __restrict__ c, std::size_t vectors) {
   using V = vec_t<T>;
   const T s = static_cast<T>(kScalar);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kThreads;
-  std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
   auto load_x = [&](std::size_t k) -> V {
     if constexpr (Op == StreamOp::kCopy || Op == StreamOp::kAdd) return a[k];
     if constexpr (Op == StreamOp::kScale) return c[k];
@@ -73,17 +74,19 @@ __global__ void __launch_bounds__(kThreads) elementwise_kernel(vec_t<T>* __restr
     if constexpr (Op == StreamOp::kTriad) a[k] = vtriad(s, x, y);
     if constexpr (Op == StreamOp::kWrite) c[k] = x;
   };
-  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
-    V x[kUnroll], y[kUnroll];
+  const std::size_t step = kTiled ? kThreads : static_cast<std::size_t>(gridDim.x) * kThreads;
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * (kTiled ? kThreads * Unroll : kThreads) + threadIdx.x;
+  for (; i + (Unroll - 1) * step < vectors; i += kTiled ? vectors : Unroll * step) {
+    V x[Unroll], y[Unroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      x[u] = load_x(i + u * stride);
-      y[u] = load_y(i + u * stride);
+    for (int u = 0; u < Unroll; ++u) {
+      x[u] = load_x(i + u * step);
+      y[u] = load_y(i + u * step);
     }
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) store(i + u * stride, x[u], y[u]);
+    for (int u = 0; u < Unroll; ++u) store(i + u * step, x[u], y[u]);
   }
-  for (; i < vectors; i += stride) store(i, load_x(i), load_y(i));
+  for (; i < vectors; i += step) store(i, load_x(i), load_y(i));
 }
 
 template <typename T>
@@ -150,8 +153,31 @@ int occupancy_blocks() {
   int device = 0, sms = 0, per_sm = 0;
   GPUBENCH_CUDA(cudaGetDevice(&device));
   GPUBENCH_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  GPUBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, elementwise_kernel<T, Op>, kThreads, 0));
+  GPUBENCH_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, elementwise_kernel<T, Op, false, kUnroll>, kThreads, 0));
   return sms * per_sm;
+}
+
+// EXPERIMENT: GPUBENCH_STREAM_KERNEL picks the access pattern while we measure which is fastest.
+inline int stream_layout() {
+  static const int layout = [] {
+    const char* v = std::getenv("GPUBENCH_STREAM_KERNEL");
+    const std::string name = v ? v : "tiled4";
+    return name == "persistent" ? 0 : name == "tiled1" ? 1 : name == "tiled2" ? 2 : name == "tiled8" ? 8 : 4;
+  }();
+  return layout;
+}
+
+template <typename T, StreamOp Op>
+void launch_elementwise(vec_t<T>* a, vec_t<T>* b, vec_t<T>* c, std::size_t vectors, int persistent_blocks,
+                        cudaStream_t stream) {
+  auto tiles = [&](int unroll) { return static_cast<unsigned>((vectors + kThreads * unroll - 1) / (kThreads * unroll)); };
+  switch (stream_layout()) {
+    case 0: elementwise_kernel<T, Op, false, kUnroll><<<persistent_blocks, kThreads, 0, stream>>>(a, b, c, vectors); break;
+    case 1: elementwise_kernel<T, Op, true, 1><<<tiles(1), kThreads, 0, stream>>>(a, b, c, vectors); break;
+    case 2: elementwise_kernel<T, Op, true, 2><<<tiles(2), kThreads, 0, stream>>>(a, b, c, vectors); break;
+    case 8: elementwise_kernel<T, Op, true, 8><<<tiles(8), kThreads, 0, stream>>>(a, b, c, vectors); break;
+    default: elementwise_kernel<T, Op, true, 4><<<tiles(4), kThreads, 0, stream>>>(a, b, c, vectors); break;
+  }
 }
 
 }  // namespace
@@ -213,11 +239,11 @@ void StreamArrays<T>::run(StreamOp op, cudaStream_t stream) const {
   const std::size_t vectors = bytes_per_array_ / sizeof(V);
   V *a = a_.as<V>(), *b = b_.as<V>(), *c = c_.as<V>();
   switch (op) {
-    case StreamOp::kCopy: elementwise_kernel<T, StreamOp::kCopy><<<blocks_, kThreads, 0, stream>>>(a, b, c, vectors); break;
-    case StreamOp::kScale: elementwise_kernel<T, StreamOp::kScale><<<blocks_, kThreads, 0, stream>>>(a, b, c, vectors); break;
-    case StreamOp::kAdd: elementwise_kernel<T, StreamOp::kAdd><<<blocks_, kThreads, 0, stream>>>(a, b, c, vectors); break;
-    case StreamOp::kTriad: elementwise_kernel<T, StreamOp::kTriad><<<blocks_, kThreads, 0, stream>>>(a, b, c, vectors); break;
-    case StreamOp::kWrite: elementwise_kernel<T, StreamOp::kWrite><<<blocks_, kThreads, 0, stream>>>(a, b, c, vectors); break;
+    case StreamOp::kCopy: launch_elementwise<T, StreamOp::kCopy>(a, b, c, vectors, blocks_, stream); break;
+    case StreamOp::kScale: launch_elementwise<T, StreamOp::kScale>(a, b, c, vectors, blocks_, stream); break;
+    case StreamOp::kAdd: launch_elementwise<T, StreamOp::kAdd>(a, b, c, vectors, blocks_, stream); break;
+    case StreamOp::kTriad: launch_elementwise<T, StreamOp::kTriad>(a, b, c, vectors, blocks_, stream); break;
+    case StreamOp::kWrite: launch_elementwise<T, StreamOp::kWrite>(a, b, c, vectors, blocks_, stream); break;
     case StreamOp::kDot:
     case StreamOp::kRead:
       if (op == StreamOp::kDot)

@@ -18,16 +18,20 @@ const auto& latency_family =
         .run([](gpubench::State& s) {
           const auto bytes = static_cast<std::size_t>(s.get_int("working_set_bytes"));
           const auto chain = gpubench::kernels::make_chase_cycle(bytes, 42);
-          gpubench::DeviceBuffer device_chain(bytes), final_index(sizeof(std::uint64_t));
-          GPUBENCH_CUDA(cudaMemcpy(device_chain.get(), chain.data(), bytes, cudaMemcpyHostToDevice));
-          GPUBENCH_CUDA(cudaMemset(final_index.get(), 0xFF, sizeof(std::uint64_t)));
+          gpubench::DeviceBuffer device_chain(bytes), position(sizeof(std::uint64_t));
+          auto* index = position.as<std::uint64_t>();
+          GPUBENCH_CUDA(cudaMemcpyAsync(device_chain.get(), chain.data(), bytes, cudaMemcpyHostToDevice, s.stream()));
+          GPUBENCH_CUDA(cudaMemsetAsync(index, 0, sizeof(std::uint64_t), s.stream()));
           s.report_time_as("latency_ns", "ns", 1e9 / kLoadsPerSample);
           s.measure([&](cudaStream_t stream) {
-            gpubench::kernels::launch_pointer_chase(device_chain.as<std::uint64_t>(), kLoadsPerSample,
-                                                    final_index.as<std::uint64_t>(), stream);
+            gpubench::kernels::launch_pointer_chase(device_chain.as<std::uint64_t>(), kLoadsPerSample, index, stream);
           });
-          std::uint64_t got = 0;
-          GPUBENCH_CUDA(cudaMemcpy(&got, final_index.get(), sizeof got, cudaMemcpyDeviceToHost));
+          // Verify with a fresh walk from the start of the cycle, checked against the host.
+          GPUBENCH_CUDA(cudaMemsetAsync(index, 0, sizeof(std::uint64_t), s.stream()));
+          gpubench::kernels::launch_pointer_chase(device_chain.as<std::uint64_t>(), kLoadsPerSample, index, s.stream());
+          std::uint64_t got = ~0ull;
+          GPUBENCH_CUDA(cudaMemcpyAsync(&got, index, sizeof got, cudaMemcpyDeviceToHost, s.stream()));
+          GPUBENCH_CUDA(cudaStreamSynchronize(s.stream()));
           const std::uint64_t expected = gpubench::kernels::chase_on_host(chain, kLoadsPerSample);
           s.verify(got == expected, "chase ended at element " + std::to_string(got) + ", expected " +
                                         std::to_string(expected));

@@ -42,7 +42,7 @@ const auto& gpu_faults =
         .run([](gpubench::State& s) {
           const std::string fault = s.get_str("fault");
           gpubench::DeviceBuffer flag(sizeof(int));
-          GPUBENCH_CUDA(cudaMemset(flag.get(), 0, sizeof(int)));
+          GPUBENCH_CUDA(cudaMemsetAsync(flag.get(), 0, sizeof(int), s.stream()));
           if (fault == "spin") {
             spin_forever_kernel<<<1, 1, 0, s.stream()>>>(flag.as<int>());
             GPUBENCH_CHECK_LAUNCH();

@@ -1,0 +1,83 @@
+// launch/graph: what a kernel costs as a node of a replayed CUDA graph, next to the same kernel
+// launched on a stream in the same sample, and the reduction from one to the other.
+#include "benches/launch/launch_common.h"
+
+namespace {
+
+using namespace gpubench::launch;
+using gpubench::State;
+
+void run_graph_launch(State& s) {
+  const int nodes = static_cast<int>(s.get_int("nodes"));
+  const int stream_launches = stream_comparison_launches(nodes);
+  cudaStream_t stream = s.stream();
+  const auto kernel = tiny_kernel_from_axes(s);
+  LaunchLedger ledger;
+  gpubench::kernels::StreamHold hold;
+  preload(*kernel, hold, stream, ledger);
+
+  const ChainGraph graph(*kernel, nodes, ChainGraph::parse_build(s.get_str("build")), stream);
+  const GraphExec exec(graph.get());
+  GPUBENCH_CUDA(cudaGraphUpload(exec.get(), stream));
+  exec.launch(stream);  // the first launch finishes loading; never under a hold
+  ledger.add(std::uint64_t(nodes) * kernel->increment());
+  GPUBENCH_CUDA(cudaStreamSynchronize(stream));
+
+  s.note("counts",
+         "per node of a chain of " + std::to_string(nodes) + " kernel nodes (" + s.get_str("build") +
+             "). gpu_time_per_node_us: GPU time of one replay (events), the graph launched behind a hold kernel "
+             "and released at once, / nodes. graph_host_launch_per_node_us: host time of the cudaGraphLaunch call "
+             "/ nodes. The stream_* figures time the same kernel launched " +
+             std::to_string(stream_launches) +
+             " times on the stream in the same sample, the same way (held; GPU by events, host by clock); "
+             "*_reduction_pct = 100 * (1 - graph / stream) per kernel");
+  s.report_time_as("gpu_time_per_node_us", "us", 1e6);
+  s.set_primary_metric("gpu_time_per_node_us");
+  s.declare_metric("graph_host_launch_per_node_us", "us", false);
+  s.declare_metric("stream_gpu_time_per_kernel_us", "us", false);
+  s.declare_metric("stream_host_enqueue_us", "us", false);
+  s.declare_metric("gpu_reduction_pct", "%", true);
+  s.declare_metric("host_reduction_pct", "%", true);
+
+  TimingEvents stream_events, graph_events;
+  s.measure_manual(
+      [&] {
+        const HeldTiming on_stream = time_held(stream, hold, stream_events, [&] {
+          for (int i = 0; i < stream_launches; ++i) kernel->launch(stream);
+        });
+        const HeldTiming as_graph = time_held(stream, hold, graph_events, [&] { exec.launch(stream); });
+        ledger.add(std::uint64_t(stream_launches + nodes) * kernel->increment());
+
+        const double stream_gpu = on_stream.gpu_s / stream_launches, stream_host = on_stream.host_s / stream_launches;
+        const double graph_gpu = as_graph.gpu_s / nodes, graph_host = as_graph.host_s / nodes;
+        s.record("graph_host_launch_per_node_us", graph_host * 1e6);
+        s.record("stream_gpu_time_per_kernel_us", stream_gpu * 1e6);
+        s.record("stream_host_enqueue_us", stream_host * 1e6);
+        s.record("gpu_reduction_pct", reduction_pct(stream_gpu, graph_gpu));
+        s.record("host_reduction_pct", reduction_pct(stream_host, graph_host));
+        return as_graph.gpu_s;
+      },
+      nodes);
+  ledger.verify(s, &hold);
+}
+
+const auto& graph_launch_family =
+    gpubench::family("launch/graph")
+        .describe("Replay of a CUDA graph holding a chain of N launches of the tiny kernel, captured from a stream "
+                  "or built with cudaGraphAddKernelNode: GPU time per node (events) and host time of "
+                  "cudaGraphLaunch per node, next to the same kernel launched min(N, 256) times on the stream in "
+                  "the same sample; gpu_reduction_pct and host_reduction_pct are how much less a kernel costs as "
+                  "a graph node. Both sides run behind a hold kernel, so the GPU figures are back to back")
+        .axis("build", {"capture", "explicit"})
+        .axis("nodes", Ints{1, 10, 100, 1000})
+        .quick(Ints{1, 1000})
+        .axis("arg_bytes", Ints{0, 4096})
+        .quick(Ints{0})
+        .axis("work", {"none", "spin"})
+        .quick(Strings{"none"})
+        .per_device()
+        // Argument size and work vary one at a time.
+        .where([](const gpubench::Params& p) { return p.integer("arg_bytes") == 0 || p.str("work") == "none"; })
+        .run(run_graph_launch);
+
+}  // namespace

@@ -1,0 +1,231 @@
+#pragma once
+// Helpers shared by the launch suite's families: clocks, event timing of held work, the launch
+// ledger that verifies every counted launch ran, the kernel shape from the axes, and chains of
+// kernel nodes as CUDA graphs.
+#include <time.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benches/launch/launch_metrics.h"
+#include "harness/gpubench.h"
+#include "kernels/tiny.cuh"
+
+namespace gpubench::launch {
+
+// Axis values, spelled out: a braced list of two strings would also match vector<int64_t>'s
+// iterator-pair constructor.
+using Ints = std::vector<std::int64_t>;
+using Strings = std::vector<std::string>;
+
+inline double host_now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// CPU time of the calling thread: tells spinning waits from blocking ones.
+inline double thread_cpu_s() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+class OwnedEvent {
+ public:
+  explicit OwnedEvent(unsigned flags) { GPUBENCH_CUDA(cudaEventCreateWithFlags(&event_, flags)); }
+  ~OwnedEvent() { cudaEventDestroy(event_); }
+  OwnedEvent(const OwnedEvent&) = delete;
+  OwnedEvent& operator=(const OwnedEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+// A non-blocking stream on the current device, like State::stream().
+class OwnedStream {
+ public:
+  OwnedStream() { GPUBENCH_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~OwnedStream() { cudaStreamDestroy(stream_); }
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// A start and a stop event with timing enabled.
+class TimingEvents {
+ public:
+  TimingEvents() {
+    GPUBENCH_CUDA(cudaEventCreate(&start_));
+    GPUBENCH_CUDA(cudaEventCreate(&stop_));
+  }
+  ~TimingEvents() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  TimingEvents(const TimingEvents&) = delete;
+  TimingEvents& operator=(const TimingEvents&) = delete;
+
+  void record_start(cudaStream_t stream) { GPUBENCH_CUDA(cudaEventRecord(start_, stream)); }
+  void record_stop(cudaStream_t stream) { GPUBENCH_CUDA(cudaEventRecord(stop_, stream)); }
+  // Waits for the stop event; seconds between the two.
+  double elapsed_s() {
+    GPUBENCH_CUDA(cudaEventSynchronize(stop_));
+    float ms = 0;
+    GPUBENCH_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+    return 1e-3 * ms;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
+struct HeldTiming {
+  double host_s = 0;  // host wall time of the enqueue calls alone
+  double gpu_s = 0;   // GPU time from the start of the work to its end (events)
+};
+
+// Enqueues `enqueue`'s work on `stream` behind a hold, between timing events, then releases it:
+// the GPU runs the work back to back, and the host's enqueue cost is timed separately on the
+// host clock. Launch errors are collected after the timed region.
+template <typename Enqueue>
+HeldTiming time_held(cudaStream_t stream, kernels::StreamHold& hold, TimingEvents& events, Enqueue&& enqueue) {
+  hold.hold(stream);
+  events.record_start(stream);
+  const double t0 = host_now_s();
+  enqueue();
+  const double t1 = host_now_s();
+  events.record_stop(stream);
+  hold.release();
+  GPUBENCH_CHECK_LAUNCH();
+  return {t1 - t0, events.elapsed_s()};
+}
+
+// Counts the launches a benchmark makes and checks them against the device's launch counter.
+class LaunchLedger {
+ public:
+  LaunchLedger() { kernels::reset_launch_count(); }
+  void add(std::uint64_t count) { expected_ += count; }
+  void verify(State& s, const kernels::StreamHold* hold = nullptr) const {
+    const std::uint64_t ran = kernels::launch_count();
+    s.verify(ran == expected_, "device counted " + std::to_string(ran) + " kernel increments, expected " +
+                                   std::to_string(expected_));
+    if (hold)
+      s.verify(!hold->timed_out(),
+               "a held stream's hold kernel timed out: the host blocked while enqueueing behind it (launch "
+               "queue full), so queued work did not run back to back");
+  }
+
+ private:
+  std::uint64_t expected_ = 0;
+};
+
+// The tiny kernel of the axes arg_bytes, grid and work; a family without one of them gets 0
+// bytes, 1 block, no work. Notes the block count and what a wave is on this GPU.
+inline std::unique_ptr<kernels::TinyKernel> tiny_kernel_from_axes(State& s) {
+  const auto& p = s.params();
+  const int arg_bytes = p.has("arg_bytes") ? static_cast<int>(s.get_int("arg_bytes")) : 0;
+  const auto work = p.has("work") && s.get_str("work") == "spin" ? kernels::TinyWork::kSpin : kernels::TinyWork::kNone;
+  auto kernel = std::make_unique<kernels::TinyKernel>(arg_bytes, work, 1);
+  if (p.has("grid")) {
+    const int per_sm = kernel->blocks_per_sm();
+    const int sms = s.gpu(s.device()).sm_count;
+    const auto blocks = grid_blocks(s.get_str("grid"), sms, per_sm);
+    kernel = std::make_unique<kernels::TinyKernel>(arg_bytes, work, static_cast<int>(blocks));
+    s.note("blocks_per_wave", std::int64_t{sms} * per_sm);
+  }
+  s.note("kernel", "tiny kernel: " + std::to_string(kernel->blocks()) + " blocks of " +
+                       std::to_string(kernels::kTinyBlockThreads) + " threads, " + std::to_string(arg_bytes) +
+                       " argument bytes, " +
+                       (work == kernels::TinyWork::kSpin
+                            ? "each block spins " + std::to_string(kernels::kTinySpinCycles) + " SM cycles"
+                            : std::string("no work")) +
+                       "; thread 0 of block 0 adds to a launch counter, checked against the launches made");
+  return kernel;
+}
+
+// Runs every kernel a held measurement uses once, unheld: a module loaded lazily while a hold
+// kernel spins would deadlock.
+inline void preload(const kernels::TinyKernel& kernel, kernels::StreamHold& hold, cudaStream_t stream,
+                    LaunchLedger& ledger) {
+  kernel.launch(stream);
+  GPUBENCH_CHECK_LAUNCH();
+  ledger.add(kernel.increment());
+  hold.hold(stream);
+  hold.release();
+  GPUBENCH_CUDA(cudaStreamSynchronize(stream));
+}
+
+// A chain of `nodes` launches of one kernel as a CUDA graph, each node depending on the one
+// before (what capturing back-to-back launches on one stream gives).
+class ChainGraph {
+ public:
+  enum class Build { kCapture, kExplicit };
+  static Build parse_build(const std::string& name) {
+    if (name == "capture") return Build::kCapture;
+    if (name == "explicit") return Build::kExplicit;
+    throw std::invalid_argument("unknown build '" + name + "' (capture, explicit)");
+  }
+
+  ChainGraph(kernels::TinyKernel& kernel, int nodes, Build build, cudaStream_t stream) {
+    if (build == Build::kCapture) {
+      GPUBENCH_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+      for (int i = 0; i < nodes; ++i) kernel.launch(stream);
+      GPUBENCH_CUDA(cudaStreamEndCapture(stream, &graph_));
+      GPUBENCH_CHECK_LAUNCH();
+      std::size_t count = 0;
+      GPUBENCH_CUDA(cudaGraphGetNodes(graph_, nullptr, &count));
+      nodes_.resize(count);
+      GPUBENCH_CUDA(cudaGraphGetNodes(graph_, nodes_.data(), &count));
+    } else {
+      GPUBENCH_CUDA(cudaGraphCreate(&graph_, 0));
+      const cudaKernelNodeParams params = kernel.node_params();
+      for (int i = 0; i < nodes; ++i) {
+        cudaGraphNode_t node = nullptr;
+        GPUBENCH_CUDA(cudaGraphAddKernelNode(&node, graph_, nodes_.empty() ? nullptr : &nodes_.back(),
+                                             nodes_.empty() ? 0 : 1, &params));
+        nodes_.push_back(node);
+      }
+    }
+  }
+  ~ChainGraph() {
+    if (graph_) cudaGraphDestroy(graph_);
+  }
+  ChainGraph(const ChainGraph&) = delete;
+  ChainGraph& operator=(const ChainGraph&) = delete;
+
+  cudaGraph_t get() const { return graph_; }
+  // Explicit builds: in chain order. Captured: in the order cudaGraphGetNodes gives.
+  const std::vector<cudaGraphNode_t>& nodes() const { return nodes_; }
+
+ private:
+  cudaGraph_t graph_ = nullptr;
+  std::vector<cudaGraphNode_t> nodes_;
+};
+
+// An executable graph, destroyed with its owner.
+class GraphExec {
+ public:
+  GraphExec() = default;
+  explicit GraphExec(cudaGraph_t graph) { GPUBENCH_CUDA(cudaGraphInstantiate(&exec_, graph, 0)); }
+  ~GraphExec() { reset(); }
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
+
+  void reset(cudaGraphExec_t exec = nullptr) {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    exec_ = exec;
+  }
+  cudaGraphExec_t get() const { return exec_; }
+  void launch(cudaStream_t stream) const { GPUBENCH_CUDA(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+}  // namespace gpubench::launch

@@ -1,0 +1,87 @@
+#include "benches/transfer/support.h"
+
+#include "benches/transfer/transfer.h"
+#include "harness/cuda_check.h"
+#include "kernels/copy.cuh"
+
+namespace gpubench::transfer {
+
+ScopedDevice::ScopedDevice(int device) {
+  GPUBENCH_CUDA(cudaGetDevice(&previous_));
+  if (device != previous_) GPUBENCH_CUDA(cudaSetDevice(device));
+}
+
+ScopedDevice::~ScopedDevice() { cudaSetDevice(previous_); }
+
+PeerAccessScope::PeerAccessScope(int a, int b, bool enable) : enable_(enable) {
+  for (auto [device, peer] : {std::pair{a, b}, std::pair{b, a}}) {
+    ScopedDevice on(device);
+    const cudaError_t status = enable ? cudaDeviceEnablePeerAccess(peer, 0) : cudaDeviceDisablePeerAccess(peer);
+    if (status == cudaSuccess) {
+      changed_.emplace_back(device, peer);
+    } else if (status == cudaErrorPeerAccessAlreadyEnabled || status == cudaErrorPeerAccessNotEnabled) {
+      cudaGetLastError();  // already as wanted; not sticky, cleared so that later checks pass
+    } else {
+      GPUBENCH_CUDA(status);
+    }
+  }
+}
+
+PeerAccessScope::~PeerAccessScope() {
+  int current = 0;
+  if (cudaGetDevice(&current) != cudaSuccess) return;
+  for (auto [device, peer] : changed_) {
+    if (cudaSetDevice(device) != cudaSuccess) continue;
+    cudaDeviceSynchronize();  // no copy may be in flight when access changes
+    if (enable_) cudaDeviceDisablePeerAccess(peer);
+    else cudaDeviceEnablePeerAccess(peer, 0);
+    cudaGetLastError();
+  }
+  cudaSetDevice(current);
+}
+
+void require_peer_access(State& s, int reader, int owner) {
+  int can_access = 0;
+  GPUBENCH_CUDA(cudaDeviceCanAccessPeer(&can_access, reader, owner));
+  if (!can_access)
+    s.skip("no peer access: gpu" + std::to_string(reader) + " cannot map gpu" + std::to_string(owner) +
+           "'s memory (cudaDeviceCanAccessPeer is false; link: " + describe_pair(s.context(), reader, owner) + ")");
+}
+
+int sm_count(int device) {
+  int count = 0;
+  GPUBENCH_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+void fill_source(void* data, std::size_t bytes, std::uint64_t seed, int where) {
+  if (where == kOnCpu) return kernels::fill_pattern_host(data, bytes, seed);
+  ScopedDevice on(where);
+  kernels::fill_pattern(data, bytes, seed, nullptr);
+  GPUBENCH_CUDA(cudaStreamSynchronize(nullptr));
+}
+
+void poison_destination(void* data, std::size_t bytes, int where) {
+  if (where == kOnCpu) return kernels::fill_zero_host(data, bytes);
+  ScopedDevice on(where);
+  kernels::fill_zero(data, bytes, nullptr);
+  GPUBENCH_CUDA(cudaStreamSynchronize(nullptr));
+}
+
+void verify_copy(State& s, const std::string& what, const void* data, std::size_t bytes, std::uint64_t seed,
+                 int where) {
+  std::uint64_t mismatches = 0;
+  if (where == kOnCpu) {
+    mismatches = kernels::count_mismatches_host(data, bytes, seed);
+  } else {
+    ScopedDevice on(where);
+    DeviceBuffer counter(sizeof(unsigned long long));
+    GPUBENCH_CUDA(cudaMemsetAsync(counter.get(), 0, counter.bytes(), nullptr));
+    kernels::count_mismatches(data, bytes, seed, counter.as<unsigned long long>(), nullptr);
+    GPUBENCH_CUDA(cudaMemcpy(&mismatches, counter.get(), sizeof mismatches, cudaMemcpyDeviceToHost));
+  }
+  s.verify(mismatches == 0, what + ": " + std::to_string(mismatches) + " of " +
+                                std::to_string(bytes / sizeof(std::uint32_t)) + " words differ from the source");
+}
+
+}  // namespace gpubench::transfer

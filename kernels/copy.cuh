@@ -1,0 +1,58 @@
+#pragma once
+// Kernels of the transfer suite: the SM copy (16-byte loads and stores, as nvbandwidth's SM
+// copies), the test pattern its checks regenerate, and the stream blocker that keeps enqueue
+// cost out of a timed sample. Every pointer may be device memory, peer memory or pinned host
+// memory mapped into the device's address space (unified addressing).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/random_fill.cuh"
+
+namespace gpubench::kernels {
+
+// Threads per block of the SM copy, nvbandwidth's figure.
+constexpr int kCopyThreadsPerBlock = 512;
+// Granularity of the SM copy: one uint4 per access.
+constexpr std::size_t kCopyAccessBytes = 16;
+
+// The 32-bit word at `index` of the pattern for `seed`: random and never zero, so that a
+// destination poisoned with zeros cannot pass a check by accident.
+__host__ __device__ inline std::uint32_t pattern_word(std::uint64_t seed, std::uint64_t index) {
+  return hash32(seed, index) | 1u;
+}
+
+// Blocks the SM copy launches for `bytes`: one per SM (512 threads each, 12 loads in flight per
+// thread), fewer when the buffer would leave blocks idle.
+int sm_copy_blocks(std::size_t bytes, int sm_count);
+
+// Copies `bytes` (a multiple of 16) from src to dst `reps` times within one launch, on `blocks`
+// blocks (0: sm_copy_blocks of the current device). Repetitions are not merged: each one loads
+// and stores the whole buffer again.
+void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int reps, int blocks, cudaStream_t stream);
+
+// Pattern and poison, written by the GPU (device, peer or mapped host memory; `bytes` a multiple of 4).
+void fill_pattern(void* data, std::size_t bytes, std::uint64_t seed, cudaStream_t stream);
+void fill_zero(void* data, std::size_t bytes, cudaStream_t stream);
+// Adds to *mismatches (device memory) the words of `data` that differ from the pattern.
+void count_mismatches(const void* data, std::size_t bytes, std::uint64_t seed, unsigned long long* mismatches,
+                      cudaStream_t stream);
+
+// The same on the CPU, for host memory the GPU cannot address (pageable), split over threads.
+void fill_pattern_host(void* data, std::size_t bytes, std::uint64_t seed);
+void fill_zero_host(void* data, std::size_t bytes);
+std::uint64_t count_mismatches_host(const void* data, std::size_t bytes, std::uint64_t seed);
+
+// One thread that spins until *release becomes non-zero, holding back the work queued behind
+// it on `stream`. After `timeout_ns` it gives up and sets *timed_out, so that a host stuck while
+// enqueueing (a full queue, a copy that waits for the stream) cannot hang the run. Both flags
+// live in mapped pinned host memory.
+void launch_stream_blocker(const volatile int* release, int* timed_out, std::uint64_t timeout_ns,
+                           cudaStream_t stream);
+
+// Loads every kernel above on the current device. With lazy module loading the first launch of
+// a kernel loads it, and a load behind a spinning blocker deadlocks; call this before blocking.
+void preload_copy_kernels();
+
+}  // namespace gpubench::kernels
