@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "harness/commands.h"
@@ -44,6 +45,17 @@ int list_families(const std::vector<std::string>& suites) {
   if (text.empty()) throw UsageError{kExitBadInput, "list: no family in the given suite(s)"};
   std::cout << text;
   return kExitOk;
+}
+
+// Refuses an --out that cannot be written before anything runs: a run can take hours.
+void check_out_path(const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw UsageError{kExitBadInput, path + ": cannot write: no directory " + dir.string()};
+  if (std::filesystem::is_directory(target, ec))
+    throw UsageError{kExitBadInput, path + ": cannot write: it is a directory"};
 }
 
 }  // namespace
@@ -102,6 +114,7 @@ int run_cli(int argc, char** argv) {
     const Format out_format = parse_format(format);
     run.isolate = !no_isolate;
     run.command_line = join_command_line(argc, argv);
+    if (!out_path.empty()) check_out_path(out_path);  // before the run, not after it
     const nlohmann::json document = execute_run(run);
     if (!out_path.empty()) write_file_atomically(out_path, document.dump(2) + "\n");
     std::cout << render(document, out_format) << std::flush;

@@ -25,6 +25,12 @@ int positive_integer(const nlohmann::json& value, const std::string& source, con
   return value.get<int>();
 }
 
+// gpu0 .. gpu9999, as GPU axes name GPUs; Params::gpu() parses exactly this.
+bool is_gpu_name(const std::string& s) {
+  return s.size() > 3 && s.size() <= 7 && s.rfind("gpu", 0) == 0 &&
+         s.find_first_not_of("0123456789", 3) == std::string::npos;
+}
+
 void check_axis_values(const Family& family, const std::string& axis_name, const nlohmann::json& values,
                        const std::string& source, const std::string& path) {
   const auto& axes = family.axes();
@@ -43,6 +49,8 @@ void check_axis_values(const Family& family, const std::string& axis_name, const
       if (!v.is_number_integer() || v.get<long long>() <= 0) bad(source, item, "expected a positive integer");
     } else if (!v.is_string()) {
       bad(source, item, "expected a string");
+    } else if (kind == Axis::Kind::kGpu && !is_gpu_name(v.get<std::string>())) {
+      bad(source, item, "'" + v.get<std::string>() + "' is not a GPU (gpu0, gpu1, ...)");
     } else if (kind == Axis::Kind::kString &&
                std::find(axis->values.begin(), axis->values.end(), v.get<std::string>()) == axis->values.end()) {
       bad(source, item, "'" + v.get<std::string>() + "' is not a value of axis " + axis_name);

@@ -117,6 +117,11 @@ Family& Family::hidden() {
   return *this;
 }
 
+Family& Family::quiet_host() {
+  quiet_host_ = true;
+  return *this;
+}
+
 Family& Family::run(std::function<void(State&)> body) {
   body_ = std::move(body);
   return *this;

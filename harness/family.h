@@ -81,6 +81,10 @@ class Family {
   Family& cpu_only();
   // Left out of `--suite all` and of `list` unless asked for by suite name.
   Family& hidden();
+  // The measurement is host-sensitive (host clock around driver calls, launch rates): the
+  // runner reads telemetry only before and after each benchmark, with no polling thread
+  // making NVML calls (driver ioctls, CPU time) while it runs.
+  Family& quiet_host();
   Family& run(std::function<void(State&)> body);
 
   const std::string& name() const { return name_; }
@@ -90,6 +94,7 @@ class Family {
   int min_gpus() const { return min_gpus_; }
   bool needs_gpu() const { return needs_gpu_; }
   bool is_hidden() const { return hidden_; }
+  bool is_quiet_host() const { return quiet_host_; }
   bool is_per_device() const { return per_device_; }
   const std::function<void(State&)>& body() const { return body_; }
 
@@ -108,6 +113,7 @@ class Family {
   int min_gpus_ = 1;
   bool needs_gpu_ = true;
   bool hidden_ = false;
+  bool quiet_host_ = false;
   bool per_device_ = false;
 };
 

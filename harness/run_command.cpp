@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -133,6 +134,8 @@ nlohmann::json execute_run(const RunOptions& options) {
                  context.nvml_error.c_str());
   // Without a GPU, expand as if there were one, so that the filter decides whether the
   // selection needed one (exit 3) or selected nothing (exit 2).
+  // Without a GPU the indices cannot be checked, but a malformed --devices is still bad usage.
+  if (visible == 0 && options.devices != "all") parse_devices(options.devices, std::numeric_limits<int>::max());
   plan.expand.devices = visible > 0 ? parse_devices(options.devices, visible) : std::vector<int>{0};
   plan.expand.quick = options.quick;
   plan.expand.axis_overrides = config.axis_overrides;

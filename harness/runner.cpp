@@ -12,11 +12,12 @@ namespace gpubench {
 namespace {
 
 // Samples NVML every 50 ms while a benchmark runs, so throttling in the middle of it is seen,
-// not only what the clocks read before and after.
+// not only what the clocks read before and after. `poll` false (Family::quiet_host): before
+// and after only, so that no NVML call runs beside a host-sensitive measurement.
 class TelemetryMonitor {
  public:
-  explicit TelemetryMonitor(int device) : device_(device), before_(read_telemetry(device)) {
-    if (before_) thread_ = std::thread([this] { poll(); });
+  TelemetryMonitor(int device, bool poll) : device_(device), before_(read_telemetry(device)) {
+    if (before_ && poll) thread_ = std::thread([this] { this->poll(); });
   }
   ~TelemetryMonitor() { stop(); }
 
@@ -108,7 +109,7 @@ BenchResult run_instance(const Instance& instance, const RunSettings& settings, 
   try {
     if (instance.family->needs_gpu()) {
       GPUBENCH_CUDA(cudaSetDevice(instance.device));
-      monitor.emplace(instance.device);
+      monitor.emplace(instance.device, !instance.family->is_quiet_host());
     }
     State state(instance, settings, context);
     instance.family->body()(state);

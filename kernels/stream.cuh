@@ -1,7 +1,6 @@
 #pragma once
 // STREAM kernels (copy, scale, add, triad, dot) plus read-only and write-only, over three
-// device arrays of random data, with 16-byte vector accesses and several loads in flight per
-// thread. Bytes are counted as BabelStream counts them: the arrays each kernel reads and
+// device arrays of random data, with 16-byte vector accesses. Bytes are counted as BabelStream counts them: the arrays each kernel reads and
 // writes, once each (write-allocate traffic is not counted).
 #include <cuda_runtime.h>
 
@@ -39,7 +38,7 @@ class StreamArrays {
  private:
   std::size_t bytes_per_array_, elements_;
   DeviceBuffer a_, b_, c_, partials_, result_, scratch_;
-  int blocks_ = 0;  // resident blocks that fill the device once
+  int blocks_ = 0;  // resident blocks of the reduction kernels, which fill the device once
 };
 
 }  // namespace gpubench::kernels

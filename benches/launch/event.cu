@@ -16,6 +16,7 @@ void run_record(State& s, unsigned flags) {
                        std::to_string(kBackToBackLaunches) +
                        " back to back per sample, not waited for (the stream is synchronised outside the timed "
                        "region)");
+  s.note("clock", "host");
   s.report_time_as("record_us", "us", 1e6);
   s.set_primary_metric("record_us");
   s.measure_manual(
@@ -68,6 +69,7 @@ void run_cross_stream_wait(State& s) {
                        "tiny kernel, cudaEventRecord; events without timing), queued behind a hold kernel and "
                        "timed with events; same_stream_hop_us: the same kernels and records on one stream, in the "
                        "same sample; wait_latency_us = cross - same, the cost of the dependency crossing streams");
+  s.note("clock", "gpu_events");
   s.report_time_as("cross_stream_hop_us", "us", 1e6);
   s.declare_metric("same_stream_hop_us", "us", false);
   s.declare_metric("wait_latency_us", "us", false);

@@ -31,6 +31,7 @@ void run_graph_launch(State& s) {
              std::to_string(stream_launches) +
              " times on the stream in the same sample, the same way (held; GPU by events, host by clock); "
              "*_reduction_pct = 100 * (1 - graph / stream) per kernel");
+  s.note("clock", "gpu_events; *_host_* metrics: host");
   s.report_time_as("gpu_time_per_node_us", "us", 1e6);
   s.set_primary_metric("gpu_time_per_node_us");
   s.declare_metric("graph_host_launch_per_node_us", "us", false);

@@ -112,6 +112,7 @@ void run_graph_update(State& s) {
   s.note("kernel", "tiny kernel: 1 block of " + std::to_string(gpubench::kernels::kTinyBlockThreads) +
                        " threads, " + std::to_string(kUpdateArgBytes) + " argument bytes, graph built with "
                        "cudaGraphAddKernelNode as a chain");
+  s.note("clock", "host");
   unsigned holds = 1;
   if (op == "instantiate")
     measure_instantiate(s, graph, exec);

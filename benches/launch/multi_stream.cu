@@ -82,6 +82,7 @@ void run_multi_stream(State& s) {
                                           : std::string("fed round robin by one host thread")) +
                        ", from the first launch until every stream is synchronised. time_us is wall time per "
                        "launch. Streams beyond CUDA_DEVICE_MAX_CONNECTIONS (default 8) share hardware queues");
+  s.note("clock", "host");
   s.declare_metric("launches_per_s", "1/s", true);
   s.set_primary_metric("launches_per_s");
   s.measure_manual(

@@ -1,5 +1,6 @@
 #include "benches/transfer/lanes.h"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <stdexcept>
@@ -54,10 +55,7 @@ LaneTimer::~LaneTimer() {
   if (flags_) cudaFreeHost(const_cast<int*>(flags_));
 }
 
-double LaneTimer::time_one_rep() {
-  run(1, 0, false);
-  return run(1, 0, false).span_s;
-}
+double LaneTimer::time_one_rep() { return run(1, 0, false).span_s; }
 
 LaneTimer::Times LaneTimer::sample(int reps) {
   return run(reps, hold_ == Hold::kBlocked ? warmup_reps_ : 0, hold_ == Hold::kBlocked);
@@ -90,7 +88,7 @@ LaneTimer::Times LaneTimer::run(int reps, int warmup_reps, bool blocked) {
     lanes_[i].enqueue(streams_[i].stream, reps);
     GPUBENCH_CUDA(cudaEventRecord(streams_[i].end, streams_[i].stream));
   };
-  if (!blocked && n > 1) {
+  if (hold_ == Hold::kUnblocked && n > 1) {
     // A host-synchronous copy returns only when done; queued from one thread, the lanes
     // would run one after another rather than at once.
     std::vector<std::exception_ptr> errors(n);
@@ -122,24 +120,60 @@ LaneTimer::Times LaneTimer::run(int reps, int warmup_reps, bool blocked) {
   if (blocked && flags_[1] != 0)
     throw std::runtime_error("a stream blocker timed out after " + std::to_string(kBlockerTimeoutNs / 1'000'000'000) +
                              " s: queueing the sample did not finish behind it");
-  Times times;
-  for (std::size_t i = 0; i < n; ++i) {
+  auto elapsed_s = [](cudaEvent_t from, cudaEvent_t to) {
     float ms = 0;
-    GPUBENCH_CUDA(cudaEventElapsedTime(&ms, streams_[i].start, streams_[i].end));
-    times.lane_s.push_back(ms * 1e-3);
+    GPUBENCH_CUDA(cudaEventElapsedTime(&ms, from, to));
+    return ms * 1e-3;
+  };
+  Times times;
+  // The span from the first lane's own events where every lane shares its GPU (events of one
+  // device compare directly); otherwise through total_end, a few microseconds late from the
+  // cross-device waits, as nvbandwidth's total.
+  bool one_device = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    times.lane_s.push_back(elapsed_s(streams_[i].start, streams_[i].end));
+    one_device = one_device && lanes_[i].device == lanes_[0].device;
+    if (one_device) times.span_s = std::max(times.span_s, elapsed_s(streams_[0].start, streams_[i].end));
   }
-  float span_ms = 0;
-  GPUBENCH_CUDA(cudaEventElapsedTime(&span_ms, streams_[0].start, total_end_));
-  times.span_s = span_ms * 1e-3;
+  if (!one_device) times.span_s = elapsed_s(streams_[0].start, total_end_);
   return times;
 }
 
-void measure_lanes(State& s, LaneTimer& timer, int max_reps) {
+Lane copy_lane(const std::string& engine, int device, void* dst, const void* src, std::size_t bytes, int blocks) {
+  Lane lane;
+  lane.device = device;
+  lane.counted_bytes_per_rep = static_cast<double>(bytes);
+  if (engine == "ce") {
+    lane.enqueue = [=](cudaStream_t stream, int reps) {
+      for (int r = 0; r < reps; ++r) GPUBENCH_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
+    };
+  } else if (engine == "sm") {
+    if (blocks <= 0) blocks = kernels::sm_copy_blocks(bytes, sm_count(device));
+    lane.one_launch = true;
+    lane.enqueue = [=](cudaStream_t stream, int reps) {
+      kernels::launch_sm_copy(dst, src, bytes, reps, blocks, stream);
+    };
+  } else {
+    throw std::invalid_argument("unknown copy engine '" + engine + "' (ce, sm)");
+  }
+  return lane;
+}
+
+void measure_lanes(State& s, LaneTimer& timer) {
+  bool one_launch = true;
+  for (const auto& lane : timer.lanes()) one_launch = one_launch && lane.one_launch;
+  const int max_reps = one_launch ? kMaxKernelReps
+                       : timer.hold() == Hold::kBlocked ? kMaxQueuedCopies
+                                                        : kMaxHostCopies;
+  // Unblocked, the first rep's time is what every rep costs, enqueue included. Blocked, it
+  // overstates short copies by their enqueue cost: one blocked sample at the first guess
+  // refines it (and is the first run of the blocker, now that everything is loaded).
   const double first_s = timer.time_one_rep();
-  if (timer.hold() == Hold::kBlocked && first_s < kWarmupBelowS) timer.set_warmup_reps(kWarmupReps);
-  // The unblocked rep includes enqueue cost; one sample at the first guess refines it.
-  const int guess = reps_for(first_s, kSampleTargetS, max_reps);
-  const int reps = reps_for(timer.sample(guess).span_s / guess, kSampleTargetS, max_reps);
+  int reps = reps_for(first_s, kSampleTargetS, max_reps);
+  if (timer.hold() == Hold::kBlocked) {
+    if (first_s < kWarmupBelowS) timer.set_warmup_reps(kWarmupReps);
+    reps = reps_for(timer.sample(reps).span_s / reps, kSampleTargetS, max_reps);
+  }
 
   double counted = 0;
   for (const auto& lane : timer.lanes()) {

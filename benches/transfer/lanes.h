@@ -33,7 +33,14 @@ struct Lane {
   double counted_bytes_per_rep = 0;  // this lane's share of bandwidth_gbps
   std::string metric;                // when set, this lane's own rate is recorded under it
   double metric_bytes_per_rep = 0;   // bytes per rep for that metric; 0: the counted bytes
+  bool one_launch = false;           // reps run inside one kernel launch (no queue to fill)
 };
+
+// Copies of `bytes` from src to dst issued on `device`, counting `bytes` per rep. Engine "ce":
+// cudaMemcpyAsync, its direction taken from the pointers (unified addressing), so the same
+// lane serves host<->device, device-local and peer copies. Engine "sm": the copy kernel, all
+// reps in one launch, on `blocks` blocks (0: one per SM).
+Lane copy_lane(const std::string& engine, int device, void* dst, const void* src, std::size_t bytes, int blocks = 0);
 
 enum class Hold {
   // Behind blockers, released together: for work whose enqueue never waits for the device
@@ -52,8 +59,8 @@ class LaneTimer {
   LaneTimer(const LaneTimer&) = delete;
   LaneTimer& operator=(const LaneTimer&) = delete;
 
-  // Seconds one rep of every lane takes, unblocked, after an untimed first pass that loads
-  // whatever the work needs (kernels, the driver's copy paths) outside any blocker.
+  // Seconds one rep of every lane takes, unblocked: also the pass that loads whatever the work
+  // needs (kernels, the driver's copy paths) before any blocker runs.
   double time_one_rep();
   struct Times {
     std::vector<double> lane_s;  // per lane, start event to end event
@@ -81,8 +88,9 @@ class LaneTimer {
 };
 
 // The measured region of a copy case: picks reps per sample for kSampleTargetS (at most
-// max_reps), counts the lanes' bytes, records each lane's metric per sample, and notes the
-// method in the result.
-void measure_lanes(State& s, LaneTimer& timer, int max_reps);
+// kMaxKernelReps when every lane is one launch, else kMaxQueuedCopies blocked or
+// kMaxHostCopies unblocked), counts the lanes' bytes, records each lane's metric per sample,
+// and notes the method in the result.
+void measure_lanes(State& s, LaneTimer& timer);
 
 }  // namespace gpubench::transfer

@@ -54,6 +54,11 @@ int sm_count(int device) {
   return count;
 }
 
+DeviceBuffer allocate_on(int device, std::size_t bytes) {
+  ScopedDevice on(device);
+  return DeviceBuffer(bytes);
+}
+
 void fill_source(void* data, std::size_t bytes, std::uint64_t seed, int where) {
   if (where == kOnCpu) return kernels::fill_pattern_host(data, bytes, seed);
   ScopedDevice on(where);

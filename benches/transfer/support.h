@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cuda_check.h"
 #include "harness/state.h"
 
 namespace gpubench::transfer {
@@ -45,6 +46,8 @@ class PeerAccessScope {
 void require_peer_access(State& s, int reader, int owner);
 
 int sm_count(int device);
+// Device memory on `device`, whichever device is current.
+DeviceBuffer allocate_on(int device, std::size_t bytes);
 
 // Where a buffer's words are written and checked from: a GPU that can address it (its own
 // memory, a peer's with access enabled, mapped pinned host memory), or kOnCpu for pageable

@@ -28,12 +28,21 @@ std::vector<std::int64_t> all_to_all_sizes() {
   return {std::int64_t{1} << 20, std::int64_t{1} << 24, std::int64_t{1} << 28, std::int64_t{1} << 30};
 }
 
+std::vector<std::int64_t> memcpy_latency_sizes() { return {4, 64, 1024, 16384, 65536}; }
+
+bool is_main_path_only_size(std::int64_t bytes) {
+  for (int log2 : {14, 18, 22, 26})
+    if (bytes == std::int64_t{1} << log2) return true;
+  return false;
+}
+
 bool keep_host_device_case(const Params& params) {
   const std::string& host = params.str("host");
   const std::string& engine = params.str("engine");
   if (engine == "sm" && host == "pageable") return false;
   if (params.str("numa") == "remote" && !(host == "pinned" && engine == "ce")) return false;
-  return true;
+  const bool main_path = host == "pinned" && engine == "ce" && params.str("numa") == "local";
+  return main_path || !is_main_path_only_size(params.integer("bytes"));
 }
 
 bool keep_peer_case(const Params& params) {

@@ -13,14 +13,21 @@
 namespace gpubench::transfer {
 
 // The default size axes. Host<->device and device-local sweep 4 KiB..1 GiB in steps of 4, so a
-// plot shows where each path saturates; the peer and all-to-all families, whose cases multiply
-// with the number of GPU pairs, take every other step from 4 KiB, plus 1 GiB.
+// plot shows where each path saturates; the peer family, whose cases multiply with the number
+// of GPU pairs, takes steps of 16 from 4 KiB, plus 1 GiB; all-to-all 1 MiB and up.
 std::vector<std::int64_t> peer_sizes();
 std::vector<std::int64_t> all_to_all_sizes();
+// Small copies, 4 B to 64 KiB in steps of 16.
+std::vector<std::int64_t> memcpy_latency_sizes();
+// Sizes of the default host<->device sweep that only its main path (pinned, CE, local node)
+// measures, to keep the sweep short: 16 KiB, 256 KiB, 4 MiB, 64 MiB. Other sizes given in a
+// config run on every path.
+bool is_main_path_only_size(std::int64_t bytes);
 
 // ---- which combinations of the axes run ----
 // transfer/host_device: the GPU cannot address pageable memory, so no SM copy from or to it;
-// numa:remote (the host buffer on another node) is measured for pinned CE copies only.
+// numa:remote (the host buffer on another node) is measured for pinned CE copies only; the
+// sizes of is_main_path_only_size for pinned CE on the local node only.
 bool keep_host_device_case(const Params& params);
 // transfer/peer: src != dst; a bidirectional case once per unordered pair (src < dst), since
 // gpu0<->gpu1 and gpu1<->gpu0 are the same measurement; path:staged (peer access disabled,

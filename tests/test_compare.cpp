@@ -1,0 +1,377 @@
+// compare: verdicts, direction, significance, tolerance overrides, context differences,
+// renderings, the result-file loader's errors and the command's exit codes.
+#include <gtest/gtest.h>
+
+#include "harness/commands.h"
+#include "harness/compare.h"
+#include "harness/mann_whitney.h"
+#include "tests/result_builder.h"
+#include "tests/test_support.h"
+
+namespace gpubench {
+namespace {
+
+using testing::expect_bad_input;
+using testing::ResultBuilder;
+using testing::samples;
+
+const char* kTriad = "memory/stream/op:triad/type:fp32/array_bytes:1073741824";
+const char* kLaunch = "launch/empty/mode:sync";
+
+const MetricComparison& row_for(const Comparison& c, const std::string& benchmark,
+                                const std::string& metric = "") {
+  for (const auto& r : c.rows)
+    if (r.benchmark == benchmark && (metric.empty() || r.metric == metric)) return r;
+  throw std::runtime_error("no row for " + benchmark);
+}
+
+Comparison compare_one(double base_center, double new_center, double spread_pct, int n,
+                       bool higher = true, CompareOptions options = {}) {
+  ResultBuilder base, now;
+  const char* metric = higher ? "bandwidth_gbps" : "latency_us";
+  base.bench(kTriad, metric, samples(base_center, spread_pct, n), higher);
+  now.bench(kTriad, metric, samples(new_center, spread_pct, n), higher);
+  return compare_runs(base.parse("base.json"), now.parse("new.json"), options);
+}
+
+TEST(Compare, IdenticalRunsAreSame) {
+  const Comparison c = compare_one(4000, 4000, 1, 20);
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kSame);
+  EXPECT_FALSE(c.failed());
+  EXPECT_TRUE(c.context.empty());
+}
+
+TEST(Compare, SignificantDropOfHigherIsBetterRegresses) {
+  const Comparison c = compare_one(4000, 3600, 1, 20);
+  const auto& r = c.rows[0];
+  EXPECT_EQ(r.verdict, Verdict::kRegressed);
+  EXPECT_NEAR(r.change_pct, -10.0, 1e-9);
+  ASSERT_TRUE(r.p_value);
+  EXPECT_LT(*r.p_value, 0.05);
+  EXPECT_TRUE(c.failed());
+}
+
+TEST(Compare, SignificantRiseOfHigherIsBetterImproves) {
+  const Comparison c = compare_one(4000, 4400, 1, 20);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kImproved);
+  EXPECT_FALSE(c.failed());
+}
+
+TEST(Compare, LowerIsBetterMetricsRegressUpwards) {
+  EXPECT_EQ(compare_one(5.0, 5.5, 1, 20, false).rows[0].verdict, Verdict::kRegressed);
+  EXPECT_EQ(compare_one(5.0, 4.5, 1, 20, false).rows[0].verdict, Verdict::kImproved);
+}
+
+TEST(Compare, ChangeWithinThresholdIsSameEvenWhenSignificant) {
+  const Comparison c = compare_one(4000, 3920, 0.1, 20);  // -2 %, far outside the noise
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kSame);
+  EXPECT_NEAR(c.rows[0].threshold_pct, 3.0, 1e-12);
+}
+
+TEST(Compare, LargeChangeInsideNoiseIsNoisy) {
+  // Medians 6 % apart, but each run spreads +-40 %: the U test finds no evidence.
+  const Comparison c = compare_one(4000, 3760, 40, 10);
+  const auto& r = c.rows[0];
+  EXPECT_EQ(r.verdict, Verdict::kNoisy);
+  ASSERT_TRUE(r.p_value);
+  EXPECT_GE(*r.p_value, 0.05);
+  EXPECT_FALSE(c.failed());
+}
+
+TEST(Compare, FewSamplesFallBackToNoiseBands) {
+  // 3 samples each: no U test. Non-overlapping bands decide.
+  const Comparison apart = compare_one(4000, 3600, 1, 3);
+  EXPECT_EQ(apart.rows[0].verdict, Verdict::kRegressed);
+  EXPECT_FALSE(apart.rows[0].p_value);
+  const Comparison overlapping = compare_one(4000, 3600, 10, 3);
+  EXPECT_EQ(overlapping.rows[0].verdict, Verdict::kNoisy);
+}
+
+TEST(Compare, MissingAndNewBenchmarks) {
+  ResultBuilder base, now;
+  base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  now.bench(kLaunch, "latency_us", samples(4, 1, 10), false);
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  EXPECT_EQ(row_for(c, kTriad).verdict, Verdict::kMissing);
+  EXPECT_EQ(row_for(c, kLaunch).verdict, Verdict::kNew);
+  EXPECT_FALSE(c.failed());  // missing is reported, not a failure of NEW
+}
+
+TEST(Compare, BenchmarkNotOkInNewFails) {
+  ResultBuilder base, now;
+  base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  now.bench(kTriad, "bandwidth_gbps", {}).status_of_last("failed", "verification failed: 3 mismatches");
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  const auto& r = row_for(c, kTriad);
+  EXPECT_EQ(r.verdict, Verdict::kNotOk);
+  EXPECT_EQ(r.status, "failed");
+  EXPECT_NE(r.note.find("3 mismatches"), std::string::npos);
+  EXPECT_TRUE(c.failed());
+  EXPECT_NE(render_comparison(c, "table").find("failed"), std::string::npos);
+}
+
+TEST(Compare, NotOkOnlyInBaseIsNotAFailure) {
+  ResultBuilder base, now;
+  base.bench(kTriad, "bandwidth_gbps", {}).status_of_last("timeout", "over 60 s");
+  now.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  EXPECT_EQ(row_for(c, kTriad).verdict, Verdict::kNew);
+  EXPECT_FALSE(c.failed());
+}
+
+TEST(Compare, SkippedInBothIsSame) {
+  ResultBuilder base, now;
+  base.bench(kLaunch, "latency_us", {}).status_of_last("skipped", "needs 2 GPUs");
+  now.bench(kLaunch, "latency_us", {}).status_of_last("skipped", "needs 2 GPUs");
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  EXPECT_EQ(row_for(c, kLaunch).verdict, Verdict::kSame);
+  EXPECT_FALSE(c.failed());
+}
+
+TEST(Compare, MatchesByParametersWhenTheNameChanged) {
+  ResultBuilder base, now;
+  base.bench("memory/stream/op:triad/type:fp32", "bandwidth_gbps", samples(4000, 1, 10));
+  now.bench("memory/stream/type:fp32/op:triad", "bandwidth_gbps", samples(3000, 1, 10));
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  ASSERT_EQ(c.rows.size(), 1u);
+  EXPECT_EQ(c.rows[0].verdict, Verdict::kRegressed);
+  EXPECT_EQ(c.rows[0].base_name, "memory/stream/op:triad/type:fp32");
+}
+
+TEST(Compare, EveryMetricIsCompared) {
+  ResultBuilder base, now;
+  base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10)).metric_of_last("time_us", samples(100, 1, 10), false);
+  now.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10)).metric_of_last("time_us", samples(120, 1, 10), false);
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  EXPECT_EQ(row_for(c, kTriad, "bandwidth_gbps").verdict, Verdict::kSame);
+  EXPECT_EQ(row_for(c, kTriad, "time_us").verdict, Verdict::kRegressed);
+}
+
+TEST(Compare, RepetitionsUseTheMedianOfMediansAndPoolSamples) {
+  ResultBuilder b;
+  b.bench(kTriad, "bandwidth_gbps", samples(100, 1, 5), true, 0, 3);
+  b.bench(kTriad, "bandwidth_gbps", samples(130, 1, 5), true, 1, 3);
+  b.bench(kTriad, "bandwidth_gbps", samples(110, 1, 5), true, 2, 3);
+  const ResultFile run = b.parse();
+  ASSERT_EQ(run.benchmarks.size(), 1u);
+  const MetricResult& m = run.benchmarks[0].metrics.at("bandwidth_gbps");
+  EXPECT_DOUBLE_EQ(m.median, 110);
+  EXPECT_EQ(m.values.size(), 15u);
+  EXPECT_EQ(run.benchmarks[0].repetitions, 3);
+}
+
+TEST(Compare, PercentageMetricsChangeByPoints) {
+  ResultBuilder base, now;
+  base.bench(kLaunch, "latency_us", samples(4, 0.1, 10), false)
+      .metric_of_last("gpu_reduction_pct", samples(10, 1, 10))
+      .metric_of_last("cpu_busy_pct", samples(50, 0.1, 10), false);
+  now.bench(kLaunch, "latency_us", samples(4, 0.1, 10), false)
+      .metric_of_last("gpu_reduction_pct", samples(-3.125, 1, 10))
+      .metric_of_last("cpu_busy_pct", samples(52, 0.1, 10), false);
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  const auto& reduction = row_for(c, kLaunch, "gpu_reduction_pct");
+  EXPECT_TRUE(reduction.change_in_points);
+  EXPECT_NEAR(reduction.change_pct, -13.125, 1e-9);  // not -131 %
+  EXPECT_EQ(reduction.verdict, Verdict::kRegressed);
+  const auto& busy = row_for(c, kLaunch, "cpu_busy_pct");
+  EXPECT_NEAR(busy.change_pct, 2.0, 1e-9);  // 2 points (4 % relative) is under 3
+  EXPECT_EQ(busy.verdict, Verdict::kSame);
+  EXPECT_NE(render_comparison(c, "table").find("-13.1 pt"), std::string::npos);
+}
+
+TEST(Compare, EnoughRepetitionsAreTestedByTheirMedians) {
+  // Five repetitions a side whose medians scatter by +-10 % while each repetition's samples
+  // are tight: only the repetition medians show how much a figure moves from run to run.
+  ResultBuilder base, now;
+  const double base_reps[] = {100, 110, 90, 105, 95}, new_reps[] = {92, 102, 82, 97, 87};
+  for (int r = 0; r < 5; ++r) {
+    base.bench(kTriad, "bandwidth_gbps", samples(base_reps[r], 0.1, 10), true, r, 5);
+    now.bench(kTriad, "bandwidth_gbps", samples(new_reps[r], 0.1, 10), true, r, 5);
+  }
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  const auto& r = c.rows[0];
+  EXPECT_TRUE(r.repetitions_tested);
+  EXPECT_NEAR(r.change_pct, -8.0, 1e-9);
+  ASSERT_TRUE(r.p_value);
+  EXPECT_NEAR(*r.p_value, mann_whitney_u({100, 110, 90, 105, 95}, {92, 102, 82, 97, 87}).p_value, 1e-12);
+  EXPECT_EQ(r.verdict, Verdict::kNoisy);
+  // With fewer repetitions the pooled samples are tested.
+  EXPECT_FALSE(compare_one(4000, 3600, 1, 20).rows[0].repetitions_tested);
+}
+
+TEST(Compare, ToleranceLookupMostSpecificFirst) {
+  Tolerances t;
+  t.default_pct = 4;
+  t.metrics["latency_us"] = 6;
+  t.suites["memory"].pct = 7;
+  t.suites["memory"].metrics["time_us"] = 8;
+  t.families["memory/stream"].pct = 9;
+  t.families["memory/stream"].metrics["bandwidth_gbps"] = 10;
+  BenchmarkResult stream, copy, launch, gemm;
+  stream.suite = copy.suite = "memory";
+  stream.family = "memory/stream";
+  copy.family = "memory/copy";
+  launch.suite = "launch";
+  launch.family = "launch/empty";
+  EXPECT_EQ(t.pct_for(stream, "bandwidth_gbps", 3), 10);  // family's metric
+  EXPECT_EQ(t.pct_for(stream, "time_us", 3), 9);          // family
+  EXPECT_EQ(t.pct_for(copy, "time_us", 3), 8);            // suite's metric
+  EXPECT_EQ(t.pct_for(copy, "bandwidth_gbps", 3), 7);     // suite
+  EXPECT_EQ(t.pct_for(launch, "latency_us", 3), 6);       // metric
+  EXPECT_EQ(t.pct_for(launch, "time_us", 3), 4);          // file default
+  EXPECT_EQ(Tolerances{}.pct_for(launch, "time_us", 3), 3);  // command line
+}
+
+TEST(Compare, ToleranceFileOverridesTheThreshold) {
+  const std::string dir = testing::temp_dir();
+  testing::write_file(dir + "/tol.json", R"({"description": "collectives are noisy",
+    "default_pct": 2, "families": {"memory/stream": {"pct": 15}}, "metrics": {"latency_us": 20}})");
+  CompareOptions options;
+  options.tolerances = load_tolerances(dir + "/tol.json");
+  EXPECT_EQ(compare_one(4000, 3600, 1, 20, true, options).rows[0].verdict, Verdict::kSame);
+  EXPECT_NEAR(compare_one(4000, 3600, 1, 20, true, options).rows[0].threshold_pct, 15, 1e-12);
+  // A baseline file's compare_tolerance member works as well.
+  testing::write_file(dir + "/base.json", R"({"gpubench_baseline": 1, "applies_to": {"gpu_model": "X"},
+    "benchmarks": [], "compare_tolerance": {"suites": {"memory": 12}}})");
+  EXPECT_EQ(*load_tolerances(dir + "/base.json").suites.at("memory").pct, 12);
+}
+
+TEST(Compare, BadToleranceFilesNameFileAndPlace) {
+  const std::string dir = testing::temp_dir();
+  testing::write_file(dir + "/a.json", R"({"suits": {"memory": 5}})");
+  expect_bad_input([&] { load_tolerances(dir + "/a.json"); }, dir + "/a.json: /suits: unknown field");
+  testing::write_file(dir + "/b.json", R"({"families": {"gemm/matmul": {"pct": -1}}})");
+  expect_bad_input([&] { load_tolerances(dir + "/b.json"); }, "/families/gemm~1matmul/pct");
+  testing::write_file(dir + "/c.json", R"({"metrics": {"tflops": "5"}})");
+  expect_bad_input([&] { load_tolerances(dir + "/c.json"); }, "/metrics/tflops: expected a number");
+}
+
+TEST(Compare, ContextDifferencesExplainChanges) {
+  ResultBuilder base, now;
+  now.host("node02");
+  now.gpubench_context()["driver_version"] = "570.86.10";
+  now.gpubench_context()["cublas"] = "12.8.3";
+  now.gpu(3)["power_limit_w"] = 600;
+  now.gpu(3)["pcie"]["gen"] = 4;
+  now.gpu(5)["nvlink"]["links_active"] = 17;
+  now.gpu(0)["uuid"] = "GPU-other";
+  const ResultFile a = base.parse(), b = now.parse();
+  const auto diffs = context_differences({&a, &b});
+  std::map<std::string, std::vector<std::string>> by_field;
+  for (const auto& d : diffs) by_field[d.field] = d.values;
+  EXPECT_EQ(by_field["driver"], (std::vector<std::string>{"560.35.03", "570.86.10"}));
+  EXPECT_EQ(by_field["host"], (std::vector<std::string>{"node01", "node02"}));
+  EXPECT_TRUE(by_field.count("cuBLAS"));
+  EXPECT_TRUE(by_field.count("gpu3 power limit"));
+  EXPECT_EQ(by_field["gpu3 PCIe"][1], "gen4 x16 (max gen5 x16)");
+  EXPECT_TRUE(by_field.count("gpu5 NVLink"));
+  EXPECT_TRUE(by_field.count("gpu0 uuid"));
+  EXPECT_FALSE(by_field.count("CUDA runtime"));
+  EXPECT_EQ(diffs.size(), 7u);
+  ResultBuilder other_model(8, "NVIDIA H100 80GB HBM3");
+  const ResultFile c = other_model.parse();
+  const auto model = context_differences({&a, &c});
+  EXPECT_EQ(model[0].field, "gpu0 model");
+}
+
+TEST(Compare, RenderingsShowChangedLinesFirst) {
+  ResultBuilder base, now;
+  base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  base.bench(kLaunch, "latency_us", samples(4, 1, 10), false);
+  now.bench(kTriad, "bandwidth_gbps", samples(3000, 1, 10));
+  now.bench(kLaunch, "latency_us", samples(4, 1, 10), false);
+  now.gpubench_context()["driver_version"] = "570.86.10";
+  const Comparison c = compare_runs(base.parse("base.json"), now.parse("new.json"), {});
+  const std::string table = render_comparison(c, "table");
+  EXPECT_NE(table.find("Context differences"), std::string::npos);
+  EXPECT_NE(table.find("570.86.10"), std::string::npos);
+  EXPECT_NE(table.find("regressed"), std::string::npos);
+  EXPECT_EQ(table.find(kLaunch), std::string::npos);  // unchanged: counted, not listed
+  EXPECT_NE(table.find("1 unchanged"), std::string::npos);
+  EXPECT_NE(table.find("compare: 1 regressed"), std::string::npos);
+  const std::string md = render_comparison(c, "md");
+  EXPECT_NE(md.find("| benchmark |"), std::string::npos);
+  const auto json = nlohmann::json::parse(render_comparison(c, "json"));
+  EXPECT_EQ(json["summary"]["regressed"], 1);
+  EXPECT_EQ(json["summary"]["same"], 1);
+  EXPECT_EQ(json["rows"].size(), 2u);  // JSON lists every line
+  EXPECT_EQ(json["context_differences"][0]["new"], "570.86.10");
+  EXPECT_TRUE(json["failed"].get<bool>());
+}
+
+TEST(ResultFile, LoaderErrorsNameFileAndPlace) {
+  const std::string dir = testing::temp_dir();
+  expect_bad_input([&] { load_result_file(dir + "/absent.json"); }, dir + "/absent.json: cannot read");
+  testing::write_file(dir + "/trunc.json", R"({"context": {"gpubench": {"sch)");
+  expect_bad_input([&] { load_result_file(dir + "/trunc.json"); }, dir + "/trunc.json: byte 31: ");
+  ResultBuilder b;
+  b.bench(kTriad, "bandwidth_gbps", samples(1, 1, 3));
+  nlohmann::json doc = b.doc();
+  doc["context"]["gpubench"]["schema"] = "gpubench/2";
+  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
+                   "f.json: /context/gpubench/schema: unsupported schema \"gpubench/2\"");
+  doc = b.doc();
+  doc["context"]["gpubench"].erase("schema");
+  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
+                   "/context/gpubench: missing required field \"schema\"");
+  doc = b.doc();
+  doc["benchmarks"][0].erase("name");
+  expect_bad_input([&] { parse_result_document(doc, "f.json"); }, "/benchmarks/0: missing required field \"name\"");
+  doc = b.doc();
+  doc["benchmarks"][0]["gpubench"]["metrics"]["bandwidth_gbps"]["better"] = "more";
+  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
+                   "/benchmarks/0/gpubench/metrics/bandwidth_gbps/better: expected \"higher\" or \"lower\"");
+  doc = b.doc();
+  doc["benchmarks"][0]["gpubench"]["status"] = "great";
+  expect_bad_input([&] { parse_result_document(doc, "f.json"); }, "/benchmarks/0/gpubench/status");
+  doc = b.doc();
+  doc["context"]["gpubench"]["gpus"][2]["pcie"]["gen"] = "five";
+  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
+                   "/context/gpubench/gpus/2/pcie/gen: expected a number, found a string");
+  doc = b.doc();
+  doc["benchmarks"] = nlohmann::json::object();
+  expect_bad_input([&] { parse_result_document(doc, "f.json"); }, "/benchmarks: expected an array");
+  expect_bad_input([&] { parse_result_text("[1, 2]", "g.json"); }, "g.json: /: expected an object");
+}
+
+TEST(ResultFile, AggregateRowsAreIgnored) {
+  ResultBuilder b;
+  b.bench(kTriad, "bandwidth_gbps", samples(10, 1, 3));
+  nlohmann::json doc = b.doc();
+  doc["benchmarks"].push_back({{"name", std::string(kTriad) + "_mean"}, {"run_type", "aggregate"}});
+  EXPECT_EQ(parse_result_document(doc, "f.json").benchmarks.size(), 1u);
+}
+
+testing::CliResult run_compare(std::vector<std::string> args) {
+  args.insert(args.begin(), "compare");
+  return testing::run_cli(add_compare_command, args);
+}
+
+std::string write_run(const ResultBuilder& b, const std::string& name) {
+  const std::string path = testing::temp_dir() + "/" + name;
+  testing::write_file(path, b.doc().dump());
+  return path;
+}
+
+TEST(CompareCli, ExitCodes) {
+  ResultBuilder base, same, worse;
+  base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  same.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  worse.bench(kTriad, "bandwidth_gbps", samples(3000, 1, 10));
+  const std::string b = write_run(base, "base.json"), s = write_run(same, "same.json"),
+                    w = write_run(worse, "worse.json");
+  EXPECT_EQ(run_compare({b, s}).exit_code, kExitOk);
+  const testing::CliResult regressed = run_compare({b, w, "--format", "json"});
+  EXPECT_EQ(regressed.exit_code, kExitFailure);
+  EXPECT_EQ(nlohmann::json::parse(regressed.out)["summary"]["regressed"], 1);
+  EXPECT_EQ(run_compare({b, w, "--threshold", "30"}).exit_code, kExitOk);
+  expect_bad_input([&] { run_compare({b}); }, "exactly two result files");
+  expect_bad_input([&] { run_compare({b, b, b}); }, "exactly two result files");
+  expect_bad_input([&] { run_compare({b, "/nonexistent/new.json"}); }, "/nonexistent/new.json: cannot read");
+  expect_bad_input([&] { run_compare({b, s, "--tolerance", "/nonexistent/t.json"}); }, "cannot read");
+  EXPECT_THROW(run_compare({b, s, "--format", "xml"}), CLI::ValidationError);
+}
+
+}  // namespace
+}  // namespace gpubench

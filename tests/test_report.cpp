@@ -1,0 +1,370 @@
+// The result document (schema gpubench/1) and its renderings: the context fields DESIGN.md
+// lists, the table / CSV / markdown rows (throttled results marked, failed rows with their
+// reason), and the atomic file write.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "harness/exit_codes.h"
+#include "harness/report.h"
+#include "tests/test_support.h"
+
+namespace gpubench {
+namespace {
+
+using gpubench::testing::read_file;
+using gpubench::testing::temp_dir;
+using gpubench::testing::write_file;
+
+Context one_gpu_context() {
+  Context c;
+  c.driver_version = "570.86.15";
+  c.cuda_driver = "12.8";
+  c.cuda_runtime = "12.8";
+  c.cublas = "12.8.3";
+  c.cudnn = "9.7.0";
+  c.nccl = "2.25.1";
+  c.nvml_available = true;
+  GpuInfo g;
+  g.index = 0;
+  g.name = "NVIDIA H200";
+  g.uuid = "GPU-1234";
+  g.pci_bus_id = "00000000:1B:00.0";
+  g.sm_count = 132;
+  g.cc_major = 9;
+  g.cc_minor = 0;
+  g.memory_bytes = 150754820096ULL;
+  g.l2_bytes = 52428800;
+  g.sm_clock_max_mhz = 1980;
+  g.mem_clock_max_mhz = 3201;
+  g.memory_bus_width_bits = 6144;
+  g.pcie = {5, 16, 5, 16};
+  g.nvlinks_active = 18;
+  g.nvlink_gbps_per_link = 25;
+  g.numa_node = 0;
+  g.ecc_enabled = true;
+  g.mig_mode = false;
+  g.power_limit_w = 700;
+  c.gpus.push_back(g);
+  c.links = {{GpuLink{"X", 0, false}}};
+  return c;
+}
+
+BenchResult ok_result(const std::string& name, double gbps, double peak = 0) {
+  BenchResult r;
+  r.name = name;
+  r.suite = name.substr(0, name.find('/'));
+  r.family = name.substr(0, name.find('/', name.find('/') + 1));
+  r.status = Status::kOk;
+  r.verified = true;
+  r.primary_metric = "bandwidth_gbps";
+  r.metrics["time_us"] = {"us", false, {10, 10, 10}};
+  r.metrics["bandwidth_gbps"] = {"GB/s", true, {gbps * 0.99, gbps, gbps * 1.01}};
+  if (peak > 0) r.peak = peak;
+  r.telemetry = {{"throttle_reasons", nlohmann::json::array()}, {"throttled", false}};
+  return r;
+}
+
+BenchResult bad_result(const std::string& name, Status status, const std::string& error) {
+  BenchResult r;
+  r.name = name;
+  r.suite = name.substr(0, name.find('/'));
+  r.family = name.substr(0, name.find('/', name.find('/') + 1));
+  r.status = status;
+  r.error = error;
+  return r;
+}
+
+// Four rows: ok with a peak, ok but throttled, failed, timed out, skipped.
+std::vector<BenchResult> mixed_results() {
+  std::vector<BenchResult> results;
+  results.push_back(ok_result("memory/stream/op:triad/array_bytes:1073741824/gpu:gpu0", 4000, 4800));
+  BenchResult throttled = ok_result("memory/stream/op:dot/array_bytes:1073741824/gpu:gpu0", 3000);
+  throttled.telemetry = {{"throttle_reasons", {"sw_power_cap"}}, {"throttled", true}};
+  results.push_back(throttled);
+  results.push_back(bad_result("memory/stream/op:copy/array_bytes:1073741824/gpu:gpu0", Status::kFailed,
+                               "verification failed: element 3, expected 1"));
+  results.push_back(bad_result("selftest/cpu_faults/fault:hang", Status::kTimeout, "no result within 2 s"));
+  results.push_back(bad_result("transfer/p2p", Status::kSkipped, "needs 2 GPUs (1 selected)"));
+  return results;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t eol; (eol = text.find('\n', start)) != std::string::npos; start = eol + 1)
+    lines.push_back(text.substr(start, eol - start));
+  if (start < text.size()) lines.push_back(text.substr(start));
+  return lines;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(Document, ContextCarriesTheSchemaAndTheFieldsOfTheDesign) {
+  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "gpubench --suite memory");
+  ASSERT_TRUE(doc.contains("context"));
+  const auto& context = doc.at("context");
+  // Google Benchmark's context fields.
+  for (const char* key : {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
+                          "caches", "load_avg", "library_build_type"})
+    EXPECT_TRUE(context.contains(key)) << key;
+  const auto& g = context.at("gpubench");
+  EXPECT_EQ(g.at("schema"), "gpubench/1");
+  EXPECT_TRUE(std::regex_match(g.at("version").get<std::string>(), std::regex(R"(\d+\.\d+\.\d+)")))
+      << g.at("version");
+  EXPECT_FALSE(g.at("git_commit").get<std::string>().empty());
+  EXPECT_EQ(g.at("command_line"), "gpubench --suite memory");
+  EXPECT_EQ(g.at("driver_version"), "570.86.15");
+  EXPECT_EQ(g.at("cuda_driver"), "12.8");
+  EXPECT_EQ(g.at("cuda_runtime"), "12.8");
+  EXPECT_EQ(g.at("cublas"), "12.8.3");
+  EXPECT_EQ(g.at("cudnn"), "9.7.0");
+  EXPECT_EQ(g.at("nccl"), "2.25.1");
+  EXPECT_EQ(g.at("nvml").at("available"), true);
+  ASSERT_EQ(g.at("gpus").size(), 1u);
+  const auto& gpu = g.at("gpus")[0];
+  for (const char* key : {"index", "name", "uuid", "pci_bus_id", "sm_count", "cc", "memory_bytes", "l2_bytes",
+                          "sm_clock_max_mhz", "mem_clock_max_mhz", "memory_bus_width_bits", "pcie", "nvlink",
+                          "numa_node", "ecc_enabled", "mig_mode", "power_limit_w"})
+    EXPECT_TRUE(gpu.contains(key)) << key;
+  EXPECT_EQ(gpu.at("cc"), "9.0");
+  EXPECT_EQ(gpu.at("pcie"), (nlohmann::json{{"gen", 5}, {"width", 16}, {"gen_max", 5}, {"width_max", 16}}));
+  EXPECT_EQ(gpu.at("nvlink").at("links_active"), 18);
+  EXPECT_EQ(gpu.at("ecc_enabled"), true);
+  EXPECT_EQ(g.at("links"), (nlohmann::json{{"X"}}));
+  ASSERT_TRUE(g.at("peak").contains("gpu0"));
+  EXPECT_GT(g.at("peak").at("gpu0").at("hbm_gbps").get<double>(), 0);
+}
+
+TEST(Document, BenchmarksInRunOrder) {
+  const auto results = mixed_results();
+  const nlohmann::json doc = make_document(one_gpu_context(), results, "x");
+  ASSERT_EQ(doc.at("benchmarks").size(), results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(doc["benchmarks"][i].at("name"), results[i].name);
+    EXPECT_EQ(doc["benchmarks"][i], to_json(results[i]));
+  }
+}
+
+TEST(Document, NoGpuContextStillMakesAValidDocument) {
+  Context none;
+  none.nvml_error = "libnvidia-ml.so.1: cannot open shared object file";
+  none.gpu_error = "no CUDA-capable device is detected";
+  const nlohmann::json doc = make_document(none, {}, "gpubench");
+  const auto& g = doc.at("context").at("gpubench");
+  EXPECT_EQ(g.at("schema"), "gpubench/1");
+  EXPECT_TRUE(g.at("gpus").is_array());
+  EXPECT_TRUE(g.at("gpus").empty());
+  EXPECT_EQ(g.at("nvml").at("available"), false);
+  EXPECT_TRUE(doc.at("benchmarks").is_array());
+  EXPECT_TRUE(doc.at("benchmarks").empty());
+}
+
+TEST(ParseFormat, KnownAndUnknownNames) {
+  EXPECT_EQ(parse_format("table"), Format::kTable);
+  EXPECT_EQ(parse_format("json"), Format::kJson);
+  EXPECT_EQ(parse_format("csv"), Format::kCsv);
+  EXPECT_EQ(parse_format("md"), Format::kMarkdown);
+  EXPECT_EQ(parse_format("markdown"), Format::kMarkdown);
+  try {
+    parse_format("xml");
+    FAIL() << "no UsageError";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(error.code, 2);
+    EXPECT_TRUE(contains(error.message, "xml")) << error.message;
+  }
+}
+
+TEST(Render, JsonIsTheDocumentItself) {
+  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  EXPECT_EQ(nlohmann::json::parse(render(doc, Format::kJson)), doc);
+}
+
+TEST(Render, TableShowsMetricNoisePeakAndStatus) {
+  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const std::string text = render(doc, Format::kTable);
+  const auto lines = lines_of(text);
+  // Header, rule, five rows, summary.
+  ASSERT_EQ(lines.size(), 8u) << text;
+  for (const char* column : {"benchmark", "metric", "median", "noise", "% of peak", "status"})
+    EXPECT_TRUE(contains(lines[0], column)) << column;
+  EXPECT_EQ(lines[1].find_first_not_of('-'), std::string::npos) << lines[1];
+
+  const std::string& triad = lines[2];
+  EXPECT_TRUE(contains(triad, "memory/stream/op:triad/array_bytes:1073741824/gpu:gpu0"));
+  EXPECT_TRUE(contains(triad, "bandwidth_gbps"));
+  EXPECT_TRUE(contains(triad, "4000 GB/s"));
+  EXPECT_TRUE(contains(triad, "1.0%"));   // cv of 0.99x, x, 1.01x
+  EXPECT_TRUE(contains(triad, "83.3%"));  // 4000 of 4800
+  EXPECT_TRUE(triad.size() >= 2 && triad.compare(triad.size() - 2, 2, "ok") == 0) << triad;
+
+  EXPECT_TRUE(contains(lines[3], "op:dot"));
+  EXPECT_TRUE(contains(lines[3], "3000 GB/s"));
+  EXPECT_TRUE(contains(lines[3], "ok (throttled)"));
+  EXPECT_FALSE(contains(triad, "throttled"));
+
+  EXPECT_TRUE(contains(lines[4], "op:copy"));
+  EXPECT_TRUE(contains(lines[4], "failed: verification failed: element 3, expected 1"));
+  EXPECT_FALSE(contains(lines[4], "GB/s"));  // a failed result shows no figure
+  EXPECT_TRUE(contains(lines[5], "timeout: no result within 2 s"));
+  EXPECT_TRUE(contains(lines[6], "skipped: needs 2 GPUs (1 selected)"));
+
+  EXPECT_EQ(lines[7], "2 ok, 2 failed, 1 skipped; 1 measured while the GPU throttled");
+}
+
+TEST(Render, TableColumnsAreAligned) {
+  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const auto lines = lines_of(render(doc, Format::kTable));
+  // The second column starts at the same place on every row.
+  const std::size_t metric_at = lines[0].find("metric");
+  EXPECT_EQ(lines[2].find("bandwidth_gbps"), metric_at);
+  EXPECT_EQ(lines[3].find("bandwidth_gbps"), metric_at);
+}
+
+TEST(Render, SummaryWithoutThrottling) {
+  const nlohmann::json doc =
+      make_document(one_gpu_context(), {ok_result("memory/stream/op:triad/gpu:gpu0", 100)}, "x");
+  EXPECT_EQ(lines_of(render(doc, Format::kTable)).back(), "1 ok, 0 failed, 0 skipped");
+}
+
+TEST(Render, RepetitionsAreNumbered) {
+  std::vector<BenchResult> results;
+  for (int i = 0; i < 3; ++i) {
+    results.push_back(ok_result("memory/stream/op:triad/gpu:gpu0", 100 + i));
+    results.back().repetitions = 3;
+    results.back().repetition_index = i;
+  }
+  const std::string text = render(make_document(one_gpu_context(), results, "x"), Format::kTable);
+  EXPECT_TRUE(contains(text, "memory/stream/op:triad/gpu:gpu0 #0"));
+  EXPECT_TRUE(contains(text, "memory/stream/op:triad/gpu:gpu0 #1"));
+  EXPECT_TRUE(contains(text, "memory/stream/op:triad/gpu:gpu0 #2"));
+}
+
+TEST(Render, CsvHasAHeaderAndOneQuotedRowPerResult) {
+  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const auto lines = lines_of(render(doc, Format::kCsv));
+  ASSERT_EQ(lines.size(), 6u);  // header + five rows, no summary
+  EXPECT_EQ(lines[0], "benchmark,metric,median,noise (cv),% of peak,status");
+  EXPECT_EQ(lines[1], "memory/stream/op:triad/array_bytes:1073741824/gpu:gpu0,bandwidth_gbps,4000 GB/s,1.0%,83.3%,ok");
+  EXPECT_EQ(lines[2], "memory/stream/op:dot/array_bytes:1073741824/gpu:gpu0,bandwidth_gbps,3000 GB/s,1.0%,,ok (throttled)");
+  // The error has a comma in it: RFC 4180 quoting.
+  EXPECT_EQ(lines[3], "memory/stream/op:copy/array_bytes:1073741824/gpu:gpu0,,,,,"
+                      "\"failed: verification failed: element 3, expected 1\"");
+  EXPECT_EQ(lines[4], "selftest/cpu_faults/fault:hang,,,,,timeout: no result within 2 s");
+}
+
+TEST(Render, CsvQuotesEmbeddedQuotes) {
+  const nlohmann::json doc = make_document(
+      one_gpu_context(), {bad_result("memory/stream/op:x", Status::kFailed, "bad \"value\"")}, "x");
+  EXPECT_EQ(lines_of(render(doc, Format::kCsv))[1], "memory/stream/op:x,,,,,\"failed: bad \"\"value\"\"\"");
+}
+
+TEST(Render, MarkdownIsAPipeTableWithASummary) {
+  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const auto lines = lines_of(render(doc, Format::kMarkdown));
+  ASSERT_GE(lines.size(), 8u);
+  EXPECT_EQ(lines[0], "| benchmark | metric | median | noise (cv) | % of peak | status |");
+  EXPECT_EQ(lines[1], "|---|---|---:|---:|---:|---|");
+  EXPECT_EQ(lines[2], "| memory/stream/op:triad/array_bytes:1073741824/gpu:gpu0 | bandwidth_gbps | 4000 GB/s | 1.0% | "
+                      "83.3% | ok |");
+  EXPECT_TRUE(contains(lines[3], "| ok (throttled) |"));
+  EXPECT_TRUE(contains(lines[4], "| failed: verification failed: element 3, expected 1 |"));
+  EXPECT_EQ(lines.back(), "2 ok, 2 failed, 1 skipped; 1 measured while the GPU throttled");
+}
+
+TEST(Render, MarkdownEscapesPipes) {
+  const nlohmann::json doc =
+      make_document(one_gpu_context(), {bad_result("memory/stream/op:x", Status::kFailed, "a|b")}, "x");
+  EXPECT_TRUE(contains(render(doc, Format::kMarkdown), "failed: a\\|b"));
+}
+
+TEST(Render, EmptyRun) {
+  const nlohmann::json doc = make_document(one_gpu_context(), {}, "x");
+  EXPECT_EQ(lines_of(render(doc, Format::kTable)).back(), "0 ok, 0 failed, 0 skipped");
+  EXPECT_EQ(lines_of(render(doc, Format::kCsv)).size(), 1u);
+}
+
+std::vector<std::string> entries_of(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  return names;
+}
+
+TEST(WriteFileAtomically, WritesTheWholeTextAndLeavesNoTemporaryFile) {
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/run.json";
+  const std::string text = make_document(one_gpu_context(), mixed_results(), "x").dump(2) + "\n";
+  write_file_atomically(path, text);
+  EXPECT_EQ(read_file(path), text);
+  EXPECT_EQ(entries_of(dir), std::vector<std::string>{"run.json"});
+}
+
+TEST(WriteFileAtomically, ReplacesTheContentWhole) {
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/run.json";
+  write_file(path, std::string(100000, 'x'));
+  write_file_atomically(path, "{}\n");
+  EXPECT_EQ(read_file(path), "{}\n");  // nothing of the longer old content remains
+  write_file_atomically(path, "");
+  EXPECT_EQ(read_file(path), "");
+  EXPECT_EQ(entries_of(dir), std::vector<std::string>{"run.json"});
+}
+
+TEST(WriteFileAtomically, ReplacesByRenameSoReadersNeverSeeHalfAFile) {
+  // A reader holding the old file keeps reading the old, complete content: the new one is a new
+  // inode put in place by rename, not the old one truncated and rewritten.
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/run.json";
+  write_file(path, "old content\n");
+  const std::string keep = dir + "/old-link";
+  std::filesystem::create_hard_link(path, keep);  // stands for a reader that has the file open
+  write_file_atomically(path, "new content\n");
+  EXPECT_EQ(read_file(path), "new content\n");
+  EXPECT_EQ(read_file(keep), "old content\n");
+  EXPECT_EQ(std::filesystem::hard_link_count(path), 1u);
+}
+
+TEST(WriteFileAtomically, RelativePathInTheCurrentDirectory) {
+  const std::string dir = temp_dir();
+  const auto previous = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  write_file_atomically("plain.json", "[]\n");
+  std::filesystem::current_path(previous);
+  EXPECT_EQ(read_file(dir + "/plain.json"), "[]\n");
+  EXPECT_EQ(entries_of(dir), std::vector<std::string>{"plain.json"});
+}
+
+TEST(WriteFileAtomically, MissingDirectoryIsAUsageErrorAndWritesNothing) {
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/no/such/dir/run.json";
+  try {
+    write_file_atomically(path, "{}\n");
+    FAIL() << "no UsageError";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(error.code, 2);
+    EXPECT_TRUE(contains(error.message, path)) << error.message;
+    EXPECT_EQ(error.message.find('\n'), std::string::npos);  // one line
+  }
+  EXPECT_TRUE(entries_of(dir).empty());
+}
+
+TEST(WriteFileAtomically, TargetThatIsADirectoryIsAUsageErrorAndLeavesNoTemporaryFile) {
+  const std::string dir = temp_dir();
+  std::filesystem::create_directory(dir + "/taken");
+  try {
+    write_file_atomically(dir + "/taken", "{}\n");
+    FAIL() << "no UsageError";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(error.code, 2);
+  }
+  EXPECT_EQ(entries_of(dir), std::vector<std::string>{"taken"});
+  EXPECT_TRUE(std::filesystem::is_directory(dir + "/taken"));
+}
+
+}  // namespace
+}  // namespace gpubench

@@ -1,0 +1,400 @@
+// Benchmark results: the JSON entry (Google Benchmark's fields, flat counters, the gpubench
+// object), its round trip, % of peak, and how State::finish() derives metrics and enforces
+// verification (a result that did not verify carries no figure). No GPU: State is driven
+// through measure_manual(), whose samples the test chooses.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "harness/cuda_check.h"
+#include "harness/result.h"
+#include "harness/runner.h"
+#include "harness/state.h"
+
+namespace gpubench {
+namespace {
+
+const Family& state_family = family("unittest/result_state")
+                                 .axis("op", {"triad"})
+                                 .axis("n", std::vector<std::int64_t>{4})
+                                 .cpu_only()
+                                 .hidden()
+                                 .run([](State&) {});
+
+BenchResult sample_result() {
+  BenchResult r;
+  r.name = "unittest/result/op:triad/n:4";
+  r.suite = "unittest";
+  r.family = "unittest/result";
+  r.params = {{"op", "triad"}, {"n", 4}};
+  r.status = Status::kOk;
+  r.verified = true;
+  r.repetition_index = 1;
+  r.repetitions = 3;
+  r.iterations = 120;
+  r.ops_per_sample = 4;
+  r.primary_metric = "bandwidth_gbps";
+  r.metrics["time_us"] = {"us", false, {10, 12, 11, 13, 9}};
+  r.metrics["bandwidth_gbps"] = {"GB/s", true, {4000, 4100, 3900, 4050, 3950}};
+  r.peak = 4800;
+  r.peak_source = "HBM: 2 x 3201 MHz x 6144 bit";
+  r.telemetry = {{"sm_clock_mhz", {1980, 1980}}, {"throttle_reasons", nlohmann::json::array()}, {"throttled", false}};
+  r.notes = {{"batching", "graph"}, {"stopped_by", "noise_target"}};
+  return r;
+}
+
+void expect_same(const BenchResult& a, const BenchResult& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.suite, b.suite);
+  EXPECT_EQ(a.family, b.family);
+  EXPECT_EQ(a.params, b.params);
+  EXPECT_EQ(a.status, b.status);
+  EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.verified, b.verified);
+  EXPECT_EQ(a.repetition_index, b.repetition_index);
+  EXPECT_EQ(a.repetitions, b.repetitions);
+  EXPECT_EQ(a.iterations, b.iterations);
+  EXPECT_EQ(a.ops_per_sample, b.ops_per_sample);
+  EXPECT_EQ(a.primary_metric, b.primary_metric);
+  ASSERT_EQ(a.metrics.size(), b.metrics.size());
+  for (const auto& [name, m] : a.metrics) {
+    ASSERT_TRUE(b.metrics.count(name)) << name;
+    EXPECT_EQ(m.unit, b.metrics.at(name).unit) << name;
+    EXPECT_EQ(m.higher_is_better, b.metrics.at(name).higher_is_better) << name;
+    EXPECT_EQ(m.values, b.metrics.at(name).values) << name;
+  }
+  EXPECT_EQ(a.peak, b.peak);
+  EXPECT_EQ(a.peak_source, b.peak_source);
+  EXPECT_EQ(a.telemetry, b.telemetry);
+  EXPECT_EQ(a.notes, b.notes);
+}
+
+TEST(ResultJson, GoogleBenchmarkFieldsArePresent) {
+  const nlohmann::json entry = to_json(sample_result());
+  EXPECT_EQ(entry.at("name"), "unittest/result/op:triad/n:4");
+  EXPECT_EQ(entry.at("run_name"), "unittest/result/op:triad/n:4");
+  EXPECT_EQ(entry.at("run_type"), "iteration");
+  EXPECT_EQ(entry.at("repetitions"), 3);
+  EXPECT_EQ(entry.at("repetition_index"), 1);
+  EXPECT_EQ(entry.at("iterations"), 120);
+  EXPECT_EQ(entry.at("time_unit"), "ns");
+  // real_time: the median time of one operation, 11 us, in the time unit.
+  EXPECT_DOUBLE_EQ(entry.at("real_time").get<double>(), 11000);
+  EXPECT_DOUBLE_EQ(entry.at("cpu_time").get<double>(), 11000);
+  EXPECT_FALSE(entry.contains("error_occurred"));
+}
+
+TEST(ResultJson, PrimaryMetricsAreFlatCountersAndTheGpubenchObjectIsComplete) {
+  const nlohmann::json entry = to_json(sample_result());
+  EXPECT_DOUBLE_EQ(entry.at("bandwidth_gbps").get<double>(), 4000);  // median
+  EXPECT_DOUBLE_EQ(entry.at("time_us").get<double>(), 11);
+  const auto& g = entry.at("gpubench");
+  EXPECT_EQ(g.at("suite"), "unittest");
+  EXPECT_EQ(g.at("family"), "unittest/result");
+  EXPECT_EQ(g.at("params"), (nlohmann::json{{"op", "triad"}, {"n", 4}}));
+  EXPECT_EQ(g.at("status"), "ok");
+  EXPECT_EQ(g.at("error"), "");
+  EXPECT_EQ(g.at("verified"), true);
+  EXPECT_TRUE(g.contains("telemetry"));
+  const auto& bw = g.at("metrics").at("bandwidth_gbps");
+  EXPECT_EQ(bw.at("unit"), "GB/s");
+  EXPECT_EQ(bw.at("better"), "higher");
+  EXPECT_DOUBLE_EQ(bw.at("median").get<double>(), 4000);
+  EXPECT_DOUBLE_EQ(bw.at("mean").get<double>(), 4000);
+  EXPECT_DOUBLE_EQ(bw.at("min").get<double>(), 3900);
+  EXPECT_DOUBLE_EQ(bw.at("max").get<double>(), 4100);
+  EXPECT_NEAR(bw.at("stddev").get<double>(), 79.0569, 1e-3);
+  EXPECT_NEAR(bw.at("cv_pct").get<double>(), 1.97642, 1e-4);
+  EXPECT_EQ(bw.at("samples"), 5);
+  EXPECT_EQ(bw.at("values"), (std::vector<double>{4000, 4100, 3900, 4050, 3950}));
+  EXPECT_EQ(g.at("metrics").at("time_us").at("better"), "lower");
+}
+
+TEST(ResultJson, PctOfPeak) {
+  BenchResult r = sample_result();
+  ASSERT_TRUE(r.pct_of_peak().has_value());
+  EXPECT_NEAR(*r.pct_of_peak(), 100.0 * 4000 / 4800, 1e-9);
+  EXPECT_NEAR(to_json(r).at("gpubench").at("pct_of_peak").get<double>(), 100.0 * 4000 / 4800, 1e-9);
+
+  r.peak.reset();
+  EXPECT_FALSE(r.pct_of_peak().has_value());
+  EXPECT_TRUE(to_json(r).at("gpubench").at("pct_of_peak").is_null());
+  r.peak = 0;
+  EXPECT_FALSE(r.pct_of_peak().has_value());
+  r.peak = 4800;
+  r.primary_metric = "tflops";  // no such metric measured
+  EXPECT_FALSE(r.pct_of_peak().has_value());
+  r.primary_metric = "bandwidth_gbps";
+  r.metrics["bandwidth_gbps"].values.clear();
+  EXPECT_FALSE(r.pct_of_peak().has_value());
+}
+
+TEST(ResultJson, RoundTrip) {
+  const BenchResult original = sample_result();
+  const nlohmann::json entry = to_json(original);
+  const BenchResult back = result_from_json(entry);
+  expect_same(original, back);
+  EXPECT_EQ(to_json(back), entry);
+  // And through text, as a file on disk would carry it.
+  EXPECT_EQ(to_json(result_from_json(nlohmann::json::parse(entry.dump(2)))), entry);
+}
+
+TEST(ResultJson, RoundTripOfEveryStatus) {
+  for (Status status : {Status::kOk, Status::kFailed, Status::kSkipped, Status::kTimeout}) {
+    BenchResult r = sample_result();
+    r.status = status;
+    if (status != Status::kOk) {
+      r.metrics.clear();
+      r.verified = false;
+      r.error = std::string("because ") + to_string(status);
+    }
+    const BenchResult back = result_from_json(to_json(r));
+    EXPECT_EQ(back.status, status);
+    EXPECT_EQ(back.error, r.error);
+    EXPECT_EQ(status_from_string(to_string(status)), status);
+  }
+  EXPECT_STREQ(to_string(Status::kTimeout), "timeout");
+  EXPECT_STREQ(to_string(Status::kSkipped), "skipped");
+  EXPECT_THROW(status_from_string("exploded"), std::invalid_argument);
+}
+
+TEST(ResultJson, FailedResultHasNoFigures) {
+  BenchResult r = sample_result();
+  r.status = Status::kFailed;
+  r.error = "verification failed: element 17";
+  r.verified = false;
+  r.metrics.clear();
+  const nlohmann::json entry = to_json(r);
+  EXPECT_EQ(entry.at("error_occurred"), true);
+  EXPECT_EQ(entry.at("error_message"), "verification failed: element 17");
+  EXPECT_FALSE(entry.contains("bandwidth_gbps"));
+  EXPECT_FALSE(entry.contains("time_us"));
+  EXPECT_DOUBLE_EQ(entry.at("real_time").get<double>(), 0);
+  EXPECT_TRUE(entry.at("gpubench").at("metrics").empty());
+  EXPECT_TRUE(entry.at("gpubench").at("pct_of_peak").is_null());
+  EXPECT_EQ(entry.at("gpubench").at("status"), "failed");
+  // Google Benchmark's fields stay, so that its tools still load the file.
+  for (const char* key : {"name", "run_name", "run_type", "iterations", "real_time", "cpu_time", "time_unit"})
+    EXPECT_TRUE(entry.contains(key)) << key;
+}
+
+TEST(ResultJson, UnrunResultsCarryTheReasonAndNoFigures) {
+  const Instance instance = state_family.expand(ExpandOptions{}).at(0);
+  const BenchResult r = unrun_result(instance, Status::kTimeout, "no result within 2 s", 2, 3);
+  EXPECT_EQ(r.name, "unittest/result_state/op:triad/n:4");
+  EXPECT_EQ(r.family, "unittest/result_state");
+  EXPECT_EQ(r.suite, "unittest");
+  EXPECT_EQ(r.params, (nlohmann::json{{"op", "triad"}, {"n", 4}}));
+  EXPECT_EQ(r.status, Status::kTimeout);
+  EXPECT_EQ(r.error, "no result within 2 s");
+  EXPECT_EQ(r.repetition_index, 2);
+  EXPECT_EQ(r.repetitions, 3);
+  EXPECT_TRUE(r.metrics.empty());
+  EXPECT_FALSE(r.verified);
+  EXPECT_EQ(to_json(r).at("gpubench").at("status"), "timeout");
+}
+
+TEST(ResultJson, ThrottledComesFromTelemetry) {
+  BenchResult r = sample_result();
+  EXPECT_FALSE(r.throttled());
+  r.telemetry["throttled"] = true;
+  EXPECT_TRUE(r.throttled());
+  EXPECT_TRUE(result_from_json(to_json(r)).throttled());
+  r.telemetry = {{"available", false}};
+  EXPECT_FALSE(r.throttled());
+}
+
+TEST(ResultJson, EntryWithoutGpubenchObjectIsRejected) {
+  EXPECT_THROW(result_from_json({{"name", "x"}, {"real_time", 1}}), nlohmann::json::exception);
+}
+
+// ---- State::finish(): derived metrics and verification enforcement ----
+
+class StateTest : public ::testing::Test {
+ protected:
+  StateTest() : instance_(state_family.expand(ExpandOptions{}).at(0)) {
+    settings_.warmup_s = 0;  // two warm-up calls, no more
+  }
+  // A sample that always takes 1 ms for `ops` operations: 10 samples, noise 0.
+  static double one_ms() { return 1e-3; }
+
+  Instance instance_;
+  RunSettings settings_;
+  Context context_;
+};
+
+TEST_F(StateTest, DerivesTimeBandwidthAndTflopsPerOperation) {
+  State s(instance_, settings_, context_);
+  EXPECT_EQ(s.get_str("op"), "triad");
+  EXPECT_EQ(s.get_int("n"), 4);
+  s.count_bytes(1e6);   // per operation
+  s.count_flops(5e8);
+  s.measure_manual(one_ms, 4);  // 4 ops per 1 ms sample: 250 us per op
+  s.verify(true, "fine");
+  const BenchResult r = s.finish();
+  EXPECT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_TRUE(r.verified);
+  EXPECT_EQ(r.name, "unittest/result_state/op:triad/n:4");
+  EXPECT_EQ(r.primary_metric, "bandwidth_gbps");
+  EXPECT_EQ(r.ops_per_sample, 4);
+  ASSERT_EQ(r.metrics.at("time_us").values.size(), 10u);  // min_samples, then quiet enough
+  EXPECT_EQ(r.iterations, 40);
+  EXPECT_NEAR(r.metrics.at("time_us").summary().median, 250, 1e-9);
+  EXPECT_EQ(r.metrics.at("time_us").unit, "us");
+  EXPECT_FALSE(r.metrics.at("time_us").higher_is_better);
+  EXPECT_NEAR(r.metrics.at("bandwidth_gbps").summary().median, 4.0, 1e-9);  // 1e6 B / 250 us
+  EXPECT_TRUE(r.metrics.at("bandwidth_gbps").higher_is_better);
+  EXPECT_EQ(r.metrics.at("bandwidth_gbps").unit, "GB/s");
+  EXPECT_NEAR(r.metrics.at("tflops").summary().median, 2.0, 1e-9);  // 5e8 flop / 250 us
+  EXPECT_EQ(r.notes.at("stopped_by"), "noise_target");
+  EXPECT_EQ(r.notes.at("bytes_per_op"), 1e6);
+  EXPECT_EQ(r.notes.at("flops_per_op"), 5e8);
+  const nlohmann::json entry = to_json(r);
+  EXPECT_NEAR(entry.at("real_time").get<double>(), 250e3, 1e-6);  // ns
+  EXPECT_NEAR(entry.at("bandwidth_gbps").get<double>(), 4.0, 1e-9);
+}
+
+TEST_F(StateTest, PrimaryMetricChoice) {
+  {
+    State s(instance_, settings_, context_);
+    s.count_flops(1e9);
+    s.measure_manual(one_ms);
+    s.verify(true, "");
+    EXPECT_EQ(s.finish().primary_metric, "tflops");
+  }
+  {
+    State s(instance_, settings_, context_);
+    s.report_time_as("latency_ns", "ns", 1e9);
+    s.measure_manual(one_ms, 1000);
+    s.verify(true, "");
+    const BenchResult r = s.finish();
+    EXPECT_EQ(r.primary_metric, "latency_ns");
+    EXPECT_NEAR(r.metrics.at("latency_ns").summary().median, 1000, 1e-6);  // 1 ms / 1000 ops
+    EXPECT_FALSE(r.metrics.at("latency_ns").higher_is_better);
+  }
+  {
+    State s(instance_, settings_, context_);
+    s.measure_manual(one_ms);
+    s.verify(true, "");
+    EXPECT_EQ(s.finish().primary_metric, "time_us");
+  }
+  {
+    State s(instance_, settings_, context_);
+    s.count_bytes(1e6);
+    s.count_flops(1e9);
+    s.set_primary_metric("tflops");
+    s.measure_manual(one_ms);
+    s.verify(true, "");
+    EXPECT_EQ(s.finish().primary_metric, "tflops");
+  }
+}
+
+TEST_F(StateTest, PeakGivesPctOfPeak) {
+  State s(instance_, settings_, context_);
+  s.count_bytes(1e6);
+  s.set_peak(8.0, "test peak");
+  s.measure_manual(one_ms, 4);
+  s.verify(true, "");
+  const BenchResult r = s.finish();
+  ASSERT_TRUE(r.pct_of_peak().has_value());
+  EXPECT_NEAR(*r.pct_of_peak(), 50.0, 1e-9);
+  EXPECT_EQ(r.peak_source, "test peak");
+}
+
+TEST_F(StateTest, UnknownPeakLeavesPctOfPeakNull) {
+  State s(instance_, settings_, context_);
+  s.count_bytes(1e6);
+  s.set_peak(0, "unknown");
+  s.measure_manual(one_ms);
+  s.verify(true, "");
+  const BenchResult r = s.finish();
+  EXPECT_FALSE(r.pct_of_peak().has_value());
+  EXPECT_TRUE(to_json(r).at("gpubench").at("pct_of_peak").is_null());
+}
+
+TEST_F(StateTest, FailedVerificationIsFailedWithNoFigure) {
+  State s(instance_, settings_, context_);
+  s.count_bytes(1e6);
+  s.measure_manual(one_ms);
+  s.verify(true, "first check");
+  s.verify(false, "element 3 is 2, expected 1");
+  s.verify(false, "sum is off");
+  const BenchResult r = s.finish();
+  EXPECT_EQ(r.status, Status::kFailed);
+  EXPECT_FALSE(r.verified);
+  EXPECT_EQ(r.error, "verification failed: element 3 is 2, expected 1; sum is off");
+  EXPECT_TRUE(r.metrics.empty());
+  const nlohmann::json entry = to_json(r);
+  EXPECT_FALSE(entry.contains("bandwidth_gbps"));
+  EXPECT_TRUE(entry.at("gpubench").at("metrics").empty());
+  EXPECT_EQ(entry.at("gpubench").at("verified"), false);
+}
+
+TEST_F(StateTest, NotVerifyingIsAFailure) {
+  State s(instance_, settings_, context_);
+  s.count_bytes(1e6);
+  s.measure_manual(one_ms);
+  const BenchResult r = s.finish();
+  EXPECT_EQ(r.status, Status::kFailed);
+  EXPECT_NE(r.error.find("did not verify"), std::string::npos) << r.error;
+  EXPECT_TRUE(r.metrics.empty());
+}
+
+TEST_F(StateTest, NoMeasuredRegionIsAFailure) {
+  State s(instance_, settings_, context_);
+  s.verify(true, "");
+  const BenchResult r = s.finish();
+  EXPECT_EQ(r.status, Status::kFailed);
+  EXPECT_NE(r.error.find("no measured region"), std::string::npos) << r.error;
+  EXPECT_TRUE(r.metrics.empty());
+}
+
+TEST_F(StateTest, OnlyOneMeasuredRegion) {
+  State s(instance_, settings_, context_);
+  s.measure_manual(one_ms);
+  EXPECT_THROW(s.measure_manual(one_ms), std::logic_error);
+}
+
+TEST_F(StateTest, RecordedMetricsKeepMeasuredSamplesOnly) {
+  State s(instance_, settings_, context_);
+  s.declare_metric("occupancy_pct", "%", true);
+  EXPECT_THROW(s.record("undeclared", 1), std::logic_error);
+  s.record("occupancy_pct", -1);  // outside the measured region: dropped
+  int calls = 0;
+  s.measure_manual([&] {
+    s.record("occupancy_pct", 50 + calls++);
+    return 1e-3;
+  });
+  s.verify(true, "");
+  const BenchResult r = s.finish();
+  EXPECT_EQ(calls, 12);  // 2 warm-up calls + 10 samples
+  const auto& values = r.metrics.at("occupancy_pct").values;
+  ASSERT_EQ(values.size(), 10u);
+  EXPECT_EQ(values.front(), 52);  // the warm-up values 50 and 51 are dropped
+  EXPECT_EQ(r.metrics.at("occupancy_pct").unit, "%");
+}
+
+TEST_F(StateTest, SkipAndFailThrowWhatTheRunnerCatches) {
+  State s(instance_, settings_, context_);
+  try {
+    s.skip("needs 2 GPUs");
+    FAIL() << "skip() returned";
+  } catch (const SkipSignal& skip) {
+    EXPECT_EQ(skip.reason, "needs 2 GPUs");
+  }
+  EXPECT_THROW(s.fail("broken"), std::runtime_error);
+}
+
+TEST_F(StateTest, NotesAreRecorded) {
+  State s(instance_, settings_, context_);
+  s.note("l2_flush", true);
+  s.measure_manual(one_ms);
+  s.verify(true, "");
+  const BenchResult r = s.finish();
+  EXPECT_EQ(r.notes.at("l2_flush"), true);
+  EXPECT_EQ(to_json(r).at("gpubench").at("notes").at("l2_flush"), true);
+}
+
+}  // namespace
+}  // namespace gpubench

@@ -1,0 +1,266 @@
+// Statistics and the stopping rule of DESIGN.md ("Measurement rules"), on known data and on
+// synthetic sample streams fed to should_stop() the way State's sample loop feeds it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "harness/stats.h"
+
+namespace gpubench {
+namespace {
+
+TEST(Summarize, KnownData) {
+  const Summary s = summarize({4, 1, 3, 2});
+  EXPECT_EQ(s.samples, 4u);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 4);
+  EXPECT_NEAR(s.stddev, std::sqrt(5.0 / 3.0), 1e-12);  // sample (n-1) standard deviation
+  EXPECT_NEAR(s.cv_pct, 100 * std::sqrt(5.0 / 3.0) / 2.5, 1e-9);
+}
+
+TEST(Summarize, OddCountMedianIsTheMiddleValue) {
+  const Summary s = summarize({5, 1, 3});
+  EXPECT_DOUBLE_EQ(s.median, 3);
+  EXPECT_DOUBLE_EQ(s.mean, 3);
+  EXPECT_DOUBLE_EQ(s.stddev, 2);
+}
+
+TEST(Summarize, EmptyAndSingle) {
+  const Summary empty = summarize({});
+  EXPECT_EQ(empty.samples, 0u);
+  EXPECT_EQ(empty.median, 0);
+  EXPECT_EQ(empty.mean, 0);
+  EXPECT_EQ(empty.stddev, 0);
+  const Summary one = summarize({7.5});
+  EXPECT_EQ(one.samples, 1u);
+  EXPECT_DOUBLE_EQ(one.median, 7.5);
+  EXPECT_DOUBLE_EQ(one.min, 7.5);
+  EXPECT_DOUBLE_EQ(one.max, 7.5);
+  EXPECT_EQ(one.stddev, 0);
+  EXPECT_EQ(one.cv_pct, 0);
+}
+
+TEST(Summarize, ConstantDataHasNoSpread) {
+  const Summary s = summarize(std::vector<double>(50, 3.25));
+  EXPECT_DOUBLE_EQ(s.median, 3.25);
+  EXPECT_DOUBLE_EQ(s.mean, 3.25);
+  EXPECT_NEAR(s.stddev, 0, 1e-12);
+  EXPECT_NEAR(s.cv_pct, 0, 1e-9);
+}
+
+TEST(Summarize, ZeroMeanHasZeroCvNotNan) {
+  const Summary s = summarize({-1, 1});
+  EXPECT_DOUBLE_EQ(s.mean, 0);
+  EXPECT_EQ(s.cv_pct, 0);
+}
+
+TEST(MedianOf, EvenOddEmptyAndUnsorted) {
+  EXPECT_DOUBLE_EQ(median_of({9, 1, 8, 2, 7}), 7);
+  EXPECT_DOUBLE_EQ(median_of({10, 1, 4, 2}), 3);
+  EXPECT_DOUBLE_EQ(median_of({}), 0);
+  EXPECT_DOUBLE_EQ(median_of({-2}), -2);
+}
+
+TEST(MedianNoise, KnownValue) {
+  // median 3, absolute deviations {2,1,0,1,2} -> MAD 1, sigma 1.4826:
+  // 100 * 1.2533 * 1.4826 / sqrt(5) / 3.
+  EXPECT_NEAR(median_noise_pct({1, 2, 3, 4, 5}), 100 * 1.2533 * 1.4826 / std::sqrt(5.0) / 3, 1e-9);
+}
+
+TEST(MedianNoise, ScaleInvariantAndShrinksWithMoreSamples) {
+  const std::vector<double> a = {1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1.00};
+  std::vector<double> scaled;
+  for (double v : a) scaled.push_back(v * 1e-6);
+  EXPECT_NEAR(median_noise_pct(a), median_noise_pct(scaled), 1e-9);
+  std::vector<double> four_times;
+  for (int i = 0; i < 4; ++i) four_times.insert(four_times.end(), a.begin(), a.end());
+  EXPECT_NEAR(median_noise_pct(four_times), median_noise_pct(a) / 2, 1e-9);  // 1/sqrt(n)
+}
+
+TEST(MedianNoise, DegenerateInputs) {
+  EXPECT_TRUE(std::isinf(median_noise_pct({})));
+  EXPECT_TRUE(std::isinf(median_noise_pct({1.0})));
+  EXPECT_TRUE(std::isinf(median_noise_pct({0, 0, 0})));  // no relative noise of a zero median
+  EXPECT_EQ(median_noise_pct(std::vector<double>(10, 2.0)), 0);
+}
+
+TEST(MedianNoise, OneOutlierDoesNotHoldTheRunOpen) {
+  std::vector<double> values(20, 1.0);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] += (i % 2 ? 1e-4 : -1e-4);
+  values[7] = 100.0;  // a preempted sample
+  EXPECT_LT(median_noise_pct(values), 0.5);
+  EXPECT_GT(summarize(values).cv_pct, 100);  // while the plain cv is ruined
+}
+
+// Feeds a synthetic stream of sample durations to should_stop() as the sample loop does:
+// append, accumulate measured time, advance a wall clock by the sample plus some overhead.
+struct Outcome {
+  StopReason reason;
+  int samples;
+};
+
+Outcome run_stream(const StopRule& rule, const std::function<double(int)>& sample_s,
+                   double overhead_s = 0, int give_up_after = 100000) {
+  StopState state;
+  for (int i = 0; i < give_up_after; ++i) {
+    const double s = sample_s(i);
+    state.samples.push_back(s);
+    state.measured_s += s;
+    state.elapsed_s += s + overhead_s;
+    const StopReason reason = should_stop(rule, state);
+    if (reason != StopReason::kContinue) return {reason, static_cast<int>(state.samples.size())};
+  }
+  return {StopReason::kContinue, give_up_after};
+}
+
+// 1 ms +- 0.01 %: far under the default 0.5 % noise target.
+double quiet(int i) { return 1e-3 * (1 + (i % 3 - 1) * 1e-4); }
+// 1, 2, 3 ms in turn: the median's noise stays far above any target (about 93 % / sqrt(n)).
+double noisy(int i) { return 1e-3 * (1 + i % 3); }
+
+TEST(StopRule, DefaultsAreThoseOfTheDesign) {
+  const StopRule rule;
+  EXPECT_EQ(rule.min_samples, 10);
+  EXPECT_DOUBLE_EQ(rule.max_noise_pct, 0.5);
+  EXPECT_GT(rule.max_time_s, 0);
+  EXPECT_GE(rule.max_samples, rule.min_samples);
+}
+
+TEST(StopRule, QuietStreamStopsAtMinSamples) {
+  const StopRule rule;
+  const Outcome o = run_stream(rule, quiet);
+  EXPECT_EQ(o.reason, StopReason::kNoiseReached);
+  EXPECT_EQ(o.samples, rule.min_samples);
+}
+
+TEST(StopRule, NeverStopsBeforeMinSamplesEvenWhenQuiet) {
+  StopRule rule;
+  rule.min_samples = 25;
+  StopState state;
+  for (int i = 0; i < 24; ++i) {
+    state.samples.push_back(1e-3);
+    state.measured_s += 1e-3;
+    EXPECT_EQ(should_stop(rule, state), StopReason::kContinue) << "after " << state.samples.size();
+  }
+  state.samples.push_back(1e-3);
+  EXPECT_EQ(should_stop(rule, state), StopReason::kNoiseReached);
+}
+
+TEST(StopRule, NoisyStreamContinuesUntilTheTimeLimit) {
+  StopRule rule;
+  rule.max_time_s = 0.5;
+  const Outcome o = run_stream(rule, noisy);
+  EXPECT_EQ(o.reason, StopReason::kTimeLimit);
+  // 2 ms per sample on average: the limit falls at about 0.5 / 2e-3 samples.
+  EXPECT_NEAR(o.samples, 250, 2);
+  // And at each step before it, the rule said to go on.
+  StopState state;
+  for (int i = 0; i < o.samples - 1; ++i) {
+    state.samples.push_back(noisy(i));
+    state.measured_s += noisy(i);
+    state.elapsed_s += noisy(i);
+  }
+  EXPECT_EQ(should_stop(rule, state), StopReason::kContinue);
+}
+
+TEST(StopRule, TimeLimitCountsWallTimeNotJustMeasuredTime) {
+  StopRule rule;
+  rule.max_time_s = 0.1;
+  // 1-3 ms samples with 9 ms of host overhead each: the wall clock passes 0.1 s at 10 samples,
+  // when only 19 ms have been measured.
+  const Outcome o = run_stream(rule, noisy, 9e-3);
+  EXPECT_EQ(o.reason, StopReason::kTimeLimit);
+  EXPECT_EQ(o.samples, 10);
+}
+
+TEST(StopRule, TimeLimitIsSoftMinSamplesComeFirst) {
+  StopRule rule;
+  rule.max_time_s = 0.01;
+  // Each sample alone is past the time limit; min_samples are still taken.
+  const Outcome o = run_stream(rule, [](int i) { return noisy(i) * 100; });
+  EXPECT_EQ(o.reason, StopReason::kTimeLimit);
+  EXPECT_EQ(o.samples, rule.min_samples);
+}
+
+TEST(StopRule, StopsAtTheSampleLimit) {
+  StopRule rule;
+  rule.max_samples = 50;
+  rule.max_time_s = 1e9;
+  const Outcome o = run_stream(rule, noisy);
+  EXPECT_EQ(o.reason, StopReason::kSampleLimit);
+  EXPECT_EQ(o.samples, 50);
+}
+
+TEST(StopRule, SampleLimitAppliesEvenIfBelowMinSamples) {
+  StopRule rule;
+  rule.min_samples = 10;
+  rule.max_samples = 3;
+  const Outcome o = run_stream(rule, quiet);
+  EXPECT_EQ(o.reason, StopReason::kSampleLimit);
+  EXPECT_EQ(o.samples, 3);
+}
+
+TEST(StopRule, MinTimeIsRespected) {
+  StopRule rule;
+  rule.min_time_s = 0.05;
+  // Quiet 1 ms samples would stop at 10; min_time holds the run to 50 ms of measured time.
+  const Outcome o = run_stream(rule, quiet);
+  EXPECT_EQ(o.reason, StopReason::kNoiseReached);
+  EXPECT_GE(o.samples, 49);
+  EXPECT_LE(o.samples, 51);
+}
+
+TEST(StopRule, MinTimeCountsMeasuredTimeNotOverhead) {
+  StopRule rule;
+  rule.min_time_s = 0.05;
+  // Overhead between samples does not count towards min_time.
+  const Outcome o = run_stream(rule, quiet, 1.0 /* s of overhead per sample */);
+  // The wall clock passes max_time first; that soft limit still ends it.
+  EXPECT_EQ(o.reason, StopReason::kTimeLimit);
+  EXPECT_EQ(o.samples, rule.min_samples);
+  StopRule no_limit = rule;
+  no_limit.max_time_s = 1e9;
+  const Outcome o2 = run_stream(no_limit, quiet, 1.0);
+  EXPECT_EQ(o2.reason, StopReason::kNoiseReached);
+  EXPECT_GE(o2.samples, 49);
+}
+
+TEST(StopRule, NoiseTargetIsConfigurable) {
+  // 1 ms +- 2 %: under a 5 % target at 10 samples, never under 0.01 % within 1000.
+  auto medium = [](int i) { return 1e-3 * (1 + ((i * 7) % 11 - 5) * 0.004); };
+  StopRule loose;
+  loose.max_noise_pct = 5;
+  loose.max_time_s = 1e9;
+  EXPECT_EQ(run_stream(loose, medium).reason, StopReason::kNoiseReached);
+  EXPECT_EQ(run_stream(loose, medium).samples, 10);
+  StopRule tight = loose;
+  tight.max_noise_pct = 0.01;
+  const Outcome o = run_stream(tight, medium);
+  EXPECT_EQ(o.reason, StopReason::kSampleLimit);
+  EXPECT_EQ(o.samples, tight.max_samples);
+}
+
+TEST(StopRule, NoisyStartThatSettlesStopsOnceTheMedianIsStable) {
+  StopRule rule;
+  rule.max_time_s = 1e9;
+  // Ten noisy samples, then steady ones: the robust noise estimate falls under 0.5 % soon after.
+  const Outcome o = run_stream(rule, [](int i) { return i < 10 ? noisy(i) * 3 : quiet(i); });
+  EXPECT_EQ(o.reason, StopReason::kNoiseReached);
+  EXPECT_GT(o.samples, 10);
+  EXPECT_LT(o.samples, 100);
+}
+
+TEST(StopRule, ReasonNames) {
+  EXPECT_STREQ(to_string(StopReason::kContinue), "continue");
+  EXPECT_STREQ(to_string(StopReason::kNoiseReached), "noise_target");
+  EXPECT_STREQ(to_string(StopReason::kTimeLimit), "time_limit");
+  EXPECT_STREQ(to_string(StopReason::kSampleLimit), "sample_limit");
+}
+
+}  // namespace
+}  // namespace gpubench
