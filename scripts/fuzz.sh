@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/) with clang and runs each for SECONDS (default 120).
+#   scripts/fuzz.sh [SECONDS]
+# The corpus grows in build-fuzz/corpus/<loader>, seeded from fuzz/corpus/<loader> plus the
+# real result and baseline files in results/ and configs/baselines/. A crash leaves its input
+# in build-fuzz/artifacts/ and makes this script exit non-zero; replay it with
+#   build-fuzz/fuzz_<loader>_loader build-fuzz/artifacts/crash-...
+set -euo pipefail
+
+seconds=${1:-120}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${GPUBENCH_FUZZ_BUILD:-$root/build-fuzz}
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (apt-get install clang)" >&2; exit 2; }
+
+cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+ninja -C "$build" fuzz_result_loader fuzz_baseline_loader
+
+mkdir -p "$build/artifacts"
+status=0
+for loader in result baseline; do
+  corpus="$build/corpus/$loader"
+  mkdir -p "$corpus"
+  cp -n "$root/fuzz/corpus/$loader/"*.json "$corpus/" 2>/dev/null || true
+  if [[ $loader == result ]]; then
+    find "$root/results" -name '*.json' -size -1M -exec cp -n {} "$corpus/" \; 2>/dev/null || true
+  else
+    cp -n "$root/configs/baselines/"*.json "$corpus/" 2>/dev/null || true
+  fi
+  echo "fuzz.sh: fuzz_${loader}_loader for ${seconds}s"
+  "$build/fuzz_${loader}_loader" "$corpus" -dict="$root/fuzz/json.dict" -max_total_time="$seconds" \
+      -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix="$build/artifacts/${loader}-" 2>"$build/fuzz_${loader}.log" || status=$?
+  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|DONE" "$build/fuzz_${loader}.log" || true
+done
+exit $status
