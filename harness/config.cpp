@@ -46,7 +46,7 @@ void check_axis_values(const Family& family, const std::string& axis_name, const
     const std::string item = path + "/" + std::to_string(i);
     const auto& v = values[i];
     if (kind == Axis::Kind::kInt) {
-      if (!v.is_number_integer() || v.get<long long>() <= 0) bad(source, item, "expected a positive integer");
+      if (!v.is_number_integer() || v.get<long long>() < 0) bad(source, item, "expected a non-negative integer");
     } else if (!v.is_string()) {
       bad(source, item, "expected a string");
     } else if (kind == Axis::Kind::kGpu && !is_gpu_name(v.get<std::string>())) {

@@ -12,12 +12,12 @@ namespace gpubench {
 namespace {
 
 // Samples NVML every 50 ms while a benchmark runs, so throttling in the middle of it is seen,
-// not only what the clocks read before and after. `poll` false (Family::quiet_host): before
+// not only what the clocks read before and after. `polling` false (Family::quiet_host): before
 // and after only, so that no NVML call runs beside a host-sensitive measurement.
 class TelemetryMonitor {
  public:
-  TelemetryMonitor(int device, bool poll) : device_(device), before_(read_telemetry(device)) {
-    if (before_ && poll) thread_ = std::thread([this] { this->poll(); });
+  TelemetryMonitor(int device, bool polling) : device_(device), before_(read_telemetry(device)) {
+    if (before_ && polling) thread_ = std::thread([this] { poll(); });
   }
   ~TelemetryMonitor() { stop(); }
 

@@ -180,11 +180,11 @@ TEST(Config, WrongTypes) {
   expect_rejected({{"families", {{"memory/stream", {{"op", {1}}}}}}}, "/families/memory/stream/op/0",
                   "expected a string");
   expect_rejected({{"families", {{"memory/stream", {{"array_bytes", {"1GB"}}}}}}},
-                  "/families/memory/stream/array_bytes/0", "expected a positive integer");
-  expect_rejected({{"families", {{"memory/stream", {{"array_bytes", {1024, 0}}}}}}},
-                  "/families/memory/stream/array_bytes/1", "expected a positive integer");
+                  "/families/memory/stream/array_bytes/0", "expected a non-negative integer");
+  expect_rejected({{"families", {{"memory/stream", {{"array_bytes", {1024, -1}}}}}}},
+                  "/families/memory/stream/array_bytes/1", "expected a non-negative integer");
   expect_rejected({{"families", {{"memory/stream", {{"array_bytes", {1.5e9}}}}}}},
-                  "/families/memory/stream/array_bytes/0", "expected a positive integer");
+                  "/families/memory/stream/array_bytes/0", "expected a non-negative integer");
   expect_rejected({{"families", {{"memory/stream", {{"gpu", {0}}}}}}}, "/families/memory/stream/gpu/0",
                   "expected a string");
 }

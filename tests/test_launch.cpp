@@ -52,6 +52,19 @@ TEST(LaunchFamilies, AreRegisteredInTheLaunchSuiteAndRunPerDevice) {
   }
 }
 
+TEST(LaunchFamilies, AreQuietHost) {
+  // Every launch family times host calls into the driver: no NVML polling thread beside them.
+  for (const auto& name : kLaunchFamilies) EXPECT_TRUE(launch_family(name).is_quiet_host()) << name;
+}
+
+TEST(FamilyQuietHost, IsOffByDefaultAndChains) {
+  Family f("selftest/quiet_host_probe");
+  EXPECT_FALSE(f.is_quiet_host());
+  Family& same = f.quiet_host();
+  EXPECT_EQ(&same, &f);
+  EXPECT_TRUE(f.is_quiet_host());
+}
+
 TEST(LaunchFamilies, ExpandToTheDeclaredSweep) {
   // stream: 5 argument sizes at 1 block + 2 larger grids at 0 bytes = 7 shapes; x2 work, except
   // enqueue (work does not change host cost).

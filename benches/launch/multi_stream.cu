@@ -107,6 +107,8 @@ const auto& multi_stream_family =
         .axis("streams", Ints{1, 2, 4, 8, 16})
         .quick(Ints{1, 8})
         .per_device()
+        // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).
+        .quiet_host()
         // With one stream both issuers are the same measurement.
         .where([](const gpubench::Params& p) {
           return p.str("issuer") == "one_thread" || p.integer("streams") > 1;

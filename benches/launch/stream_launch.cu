@@ -105,6 +105,8 @@ const auto& stream_launch_family =
         .axis("work", {"none", "spin"})
         .quick(Strings{"none"})
         .per_device()
+        // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).
+        .quiet_host()
         // Argument size and grid are swept one at a time; work does not change the host's enqueue cost.
         .where([](const gpubench::Params& p) { return p.str("grid") == "1_block" || p.integer("arg_bytes") == 0; })
         .where([](const gpubench::Params& p) { return !(p.str("figure") == "enqueue" && p.str("work") == "spin"); })

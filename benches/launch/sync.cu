@@ -132,6 +132,8 @@ const auto& sync_family =
         .axis("pending", {"nothing", "empty_kernel", "kernel_50us"})
         .quick(Strings{"empty_kernel"})
         .per_device()
+        // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).
+        .quiet_host()
         .run(run_sync);
 
 }  // namespace

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Nightly acceptance run of one node: runs the acceptance preset, keeps the night's JSON by
+# date, compares it with the previous night's and checks it against the model's baseline.
+#
+#   scripts/nightly.sh [--model M] [--results-dir DIR] [--retries N] [--date YYYY-MM-DD]
+#                      [--config FILE] [--baseline FILE] [--tolerance FILE] [-- GPUBENCH-RUN-ARGS...]
+#
+# Writes, in the results directory (default /var/lib/gpubench/<short hostname>/):
+#   <date>.json          the run (gpubench --config configs/acceptance/<model>.json --out ...)
+#   <date>-run.txt       the run's table;   <date>-run.log  its progress and messages
+#   <date>-compare.md    gpubench compare <previous night>.json <date>.json (if there is one)
+#   <date>-check.txt     gpubench check --baseline configs/baselines/<model>.json <date>.json
+# prints one summary line and exits with check's exit code: 0 pass, 1 a check failed (or a
+# benchmark failed, timed out or is missing). A regression against the previous night is
+# reported in the summary and in <date>-compare.md but does not change the exit code.
+# Exit 2: bad usage or input (no baseline, bad preset); 3: no usable GPU (from the run).
+#
+# Environment: GPUBENCH (the binary, default <repo>/build/gpubench), GPUBENCH_MODEL,
+# GPUBENCH_RESULTS_DIR; the options above win over them.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+gpubench=${GPUBENCH:-$repo/build/gpubench}
+model=${GPUBENCH_MODEL:-}
+host=$(uname -n)
+host=${host%%.*}
+results_dir=${GPUBENCH_RESULTS_DIR:-/var/lib/gpubench/$host}
+day=$(date +%F)
+retries=1
+config="" baseline="" tolerance="$repo/configs/tolerance.json"
+run_args=()
+
+usage() {
+  sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+}
+die() {  # die CODE MESSAGE
+  echo "nightly: $2" >&2
+  exit "$1"
+}
+need_value() {
+  [[ $# -ge 2 && -n $2 ]] || die 2 "$1 needs a value (--help for usage)"
+}
+
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --model) need_value "$@"; model=$2; shift 2 ;;
+    --results-dir) need_value "$@"; results_dir=$2; shift 2 ;;
+    --retries) need_value "$@"; retries=$2; shift 2 ;;
+    --date) need_value "$@"; day=$2; shift 2 ;;
+    --config) need_value "$@"; config=$2; shift 2 ;;
+    --baseline) need_value "$@"; baseline=$2; shift 2 ;;
+    --tolerance) need_value "$@"; tolerance=$2; shift 2 ;;
+    -h | --help) usage; exit 0 ;;
+    --) shift; run_args=("$@"); break ;;
+    *) die 2 "unknown argument '$1' (--help for usage)" ;;
+  esac
+done
+
+[[ $day =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] || die 2 "--date '$day' is not YYYY-MM-DD"
+[[ $retries =~ ^[0-9]+$ ]] || die 2 "--retries '$retries' is not a count"
+[[ -x $gpubench ]] || die 2 "no gpubench binary at $gpubench (build it, or set GPUBENCH)"
+
+# GPUs this job may use: CUDA_VISIBLE_DEVICES if set (as under Slurm), else nvidia-smi's list.
+visible_gpus() {
+  if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]]; then
+    local -a ids
+    IFS=, read -r -a ids <<<"$CUDA_VISIBLE_DEVICES"
+    echo "${#ids[@]}"
+  elif command -v nvidia-smi >/dev/null 2>&1; then
+    nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true
+  else
+    echo 0
+  fi
+}
+
+# Model: given, else h200x<N> where a baseline for N visible GPUs exists, else h200.
+if [[ -z $model ]]; then
+  model=h200
+  gpus=$(visible_gpus)
+  if [[ $gpus -gt 1 && -f $repo/configs/baselines/h200x$gpus.json ]]; then model=h200x$gpus; fi
+fi
+# The preset: configs/acceptance/<model>.json, else the one of the model without its xN suffix
+# (one sweep serves every GPU count; families needing two GPUs skip on one).
+if [[ -z $config ]]; then
+  config=$repo/configs/acceptance/$model.json
+  [[ -f $config ]] || config=$repo/configs/acceptance/${model%x[0-9]*}.json
+fi
+[[ -n $baseline ]] || baseline=$repo/configs/baselines/$model.json
+for file in "$config" "$baseline" "$tolerance"; do
+  [[ -r $file ]] || die 2 "cannot read $file (model '$model'; --model, --config, --baseline, --tolerance choose others)"
+done
+
+mkdir -p "$results_dir" || die 2 "cannot create results directory $results_dir"
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$results_dir/.nightly.lock"
+  flock -n 9 || die 2 "another nightly run holds $results_dir/.nightly.lock"
+fi
+
+today=$results_dir/$day.json
+# The newest earlier night: dated names sort chronologically.
+previous=""
+for file in "$results_dir"/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].json; do
+  [[ -f $file ]] || continue
+  name=$(basename "$file" .json)
+  if [[ $name < $day ]]; then previous=$file; fi
+done
+
+# 1. The run. Exit 1 (a benchmark failed or timed out) still writes the JSON, which check
+#    then reports; without a JSON (bad preset, no GPU) there is nothing to compare or check.
+#    gpubench writes --out atomically; the staging name keeps an earlier run of the same
+#    day in place until this one has produced a document.
+staged=$results_dir/.$day.json.new
+rm -f "$staged"
+run_rc=0
+"$gpubench" --config "$config" --out "$staged" ${run_args[@]+"${run_args[@]}"} \
+  >"$results_dir/$day-run.txt" 2>"$results_dir/$day-run.log" || run_rc=$?
+produced=false
+if [[ -s $staged ]]; then mv -f "$staged" "$today" && produced=true; fi
+rm -f "$staged"
+if [[ $produced != true ]]; then
+  tail -n 5 "$results_dir/$day-run.log" >&2 || true
+  echo "nightly $host $day $model: run FAILED (exit $run_rc), no results; see $results_dir/$day-run.log"
+  exit $((run_rc == 0 ? 1 : run_rc))
+fi
+if [[ $run_rc -eq 0 ]]; then run_note="run ok"; else run_note="run exit $run_rc (failed benchmarks)"; fi
+
+# 2. Against the previous night: reported, not part of the exit code.
+compare_note="no previous night"
+if [[ -n $previous ]]; then
+  compare_rc=0 compare_out=$results_dir/$day-compare.md
+  "$gpubench" compare "$previous" "$today" --tolerance "$tolerance" --format md \
+    >"$compare_out" 2>&1 || compare_rc=$?
+  counts=$(grep -E '^compare: [0-9]+ regressed' "$compare_out" | tail -n 1 || true)
+  if [[ -n $counts ]]; then
+    compare_note="vs $(basename "$previous" .json): ${counts#compare: }"
+    [[ $compare_rc -eq 0 ]] || compare_note+=" ($compare_out)"
+  else
+    compare_note="vs $(basename "$previous" .json): compare error $compare_rc: $(tail -n 1 "$compare_out")"
+  fi
+fi
+
+# 3. Against the baseline: its exit code is the script's. --retries re-runs failing
+#    benchmarks on this node before a failure stands.
+check_rc=0 check_out=$results_dir/$day-check.txt
+"$gpubench" check --baseline "$baseline" --retries "$retries" "$today" >"$check_out" 2>&1 || check_rc=$?
+check_note=$(grep -E '^check: [0-9]+ pass' "$check_out" | tail -n 1 || true)
+if [[ -n $check_note ]]; then
+  check_note=${check_note#check: }
+  [[ $check_rc -eq 0 ]] || check_note+=" ($check_out)"
+else
+  check_note="error $check_rc: $(tail -n 1 "$check_out")"
+fi
+
+echo "nightly $host $day $model: check $check_note | compare $compare_note | $run_note | $today"
+exit "$check_rc"
