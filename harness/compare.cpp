@@ -1,5 +1,7 @@
 #include "harness/compare.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -42,12 +44,13 @@ std::map<std::string, Tolerances::Scope> read_scopes(const JsonAt& node) {
 }  // namespace
 
 Tolerances parse_tolerances(const JsonAt& node) {
-  node.only_keys({"description", "default_pct", "suites", "families", "metrics"});
+  node.only_keys({"description", "default_pct", "suites", "families", "patterns", "metrics"});
   Tolerances t;
   if (auto description = node.find("description")) description->str();
   if (auto pct = node.find("default_pct")) t.default_pct = read_pct(*pct);
   if (auto suites = node.find("suites")) t.suites = read_scopes(*suites);
   if (auto families = node.find("families")) t.families = read_scopes(*families);
+  if (auto patterns = node.find("patterns")) t.patterns = read_scopes(*patterns);
   if (auto metrics = node.find("metrics")) t.metrics = read_metric_pcts(*metrics);
   return t;
 }
@@ -55,7 +58,8 @@ Tolerances parse_tolerances(const JsonAt& node) {
 nlohmann::json to_json(const Tolerances& t) {
   nlohmann::json out = nlohmann::json::object();
   if (t.default_pct) out["default_pct"] = *t.default_pct;
-  for (const auto& [key, scopes] : {std::pair("suites", &t.suites), std::pair("families", &t.families)})
+  for (const auto& [key, scopes] : {std::pair("suites", &t.suites), std::pair("families", &t.families),
+                                    std::pair("patterns", &t.patterns)})
     for (const auto& [name, scope] : *scopes) {
       nlohmann::json& entry = out[key][name] = nlohmann::json::object();
       if (scope.pct) entry["pct"] = *scope.pct;
@@ -84,6 +88,12 @@ double Tolerances::pct_for(const BenchmarkResult& benchmark, const std::string& 
     if (m != it->second.metrics.end()) return m->second;
     return it->second.pct;
   };
+  const std::string* longest = nullptr;
+  for (const auto& [pattern, scope] : patterns)
+    if (fnmatch(pattern.c_str(), benchmark.name.c_str(), 0) == 0 && (!longest || pattern.size() > longest->size()))
+      longest = &pattern;
+  if (longest)
+    if (auto pct = scoped(patterns, *longest)) return *pct;
   if (auto pct = scoped(families, benchmark.family)) return *pct;
   if (auto pct = scoped(suites, benchmark.suite)) return *pct;
   auto m = metrics.find(metric);
@@ -257,6 +267,13 @@ std::string status_note(const char* side, const BenchmarkResult& b) {
   return std::string(side) + " " + b.status + (b.error.empty() ? "" : ": " + b.error);
 }
 
+// time_us is the per-operation time that the primary metric (bandwidth, flops, latency) is
+// derived from: comparing it too would double every line and, since -35 % bandwidth reads
+// +54 % time, judge the same change twice on different scales.
+bool is_derived_time(const BenchmarkResult& r, const std::string& metric) {
+  return metric == "time_us" && r.primary_metric != "time_us" && r.metrics.count(r.primary_metric);
+}
+
 void compare_pair(const BenchmarkResult& b, const BenchmarkResult& n,
                   const CompareOptions& options, std::vector<MetricComparison>& rows) {
   const std::size_t first = rows.size();
@@ -269,6 +286,7 @@ void compare_pair(const BenchmarkResult& b, const BenchmarkResult& n,
     rows.push_back(benchmark_row(n, Verdict::kNew, status_note("base", b)));
   } else {
     for (const auto& [metric, m] : n.metrics) {
+      if (is_derived_time(n, metric)) continue;
       if (b.metrics.count(metric)) {
         rows.push_back(metric_row(b, n, metric, options));
         continue;
@@ -277,7 +295,7 @@ void compare_pair(const BenchmarkResult& b, const BenchmarkResult& n,
       rows.back().metric = metric;
     }
     for (const auto& [metric, m] : b.metrics)
-      if (!n.metrics.count(metric)) {
+      if (!n.metrics.count(metric) && !is_derived_time(b, metric)) {
         rows.push_back(benchmark_row(n, Verdict::kMissing, "metric not in new"));
         rows.back().metric = metric;
       }

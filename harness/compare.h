@@ -9,9 +9,11 @@
 
 namespace gpubench {
 
-// Regression thresholds, in percent, with per-suite, per-family and per-metric overrides.
-// Lookup, most specific first: family's metric, family, suite's metric, suite, metric,
-// file default, command-line default.
+// Regression thresholds, in percent, with per-pattern, per-suite, per-family and per-metric
+// overrides. Lookup, most specific first: the longest matching name pattern (its metric, then
+// itself), family's metric, family, suite's metric, suite, metric, file default, command-line
+// default. Patterns (fnmatch globs over benchmark names) exist for regimes inside a family
+// that vary between processes, such as cache-resident sizes or pageable host memory.
 struct Tolerances {
   struct Scope {
     std::optional<double> pct;
@@ -20,6 +22,7 @@ struct Tolerances {
   std::optional<double> default_pct;      // the file's "default_pct"
   std::map<std::string, Scope> suites;     // by suite name, e.g. "collective"
   std::map<std::string, Scope> families;   // by "suite/family", e.g. "transfer/copy"
+  std::map<std::string, Scope> patterns;   // by glob over names, e.g. "*/host:pageable/*"
   std::map<std::string, double> metrics;   // by metric name, e.g. "latency_us"
 
   double pct_for(const BenchmarkResult& benchmark, const std::string& metric,
