@@ -10,6 +10,7 @@
 
 #include "harness/commands.h"
 #include "harness/context.h"
+#include "gpubench_git_commit.h"
 #include "harness/exit_codes.h"
 #include "harness/family.h"
 #include "harness/report.h"

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "gpubench_git_commit.h"
 #include "harness/exit_codes.h"
 #include "harness/text_table.h"
 
