@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "harness/cuda_check.h"
+#include "harness/streams.h"
 
 namespace gpubench {
 namespace {
@@ -74,20 +75,13 @@ State::State(const Instance& instance, const RunSettings& settings, const Contex
   result_.params = instance.params.to_json();
 }
 
-State::~State() {
-  if (stream_) cudaStreamDestroy(stream_);
-}
-
 const GpuInfo& State::gpu(int device) const {
   for (const auto& g : context_.gpus)
     if (g.index == device) return g;
   throw std::out_of_range("no context for GPU " + std::to_string(device));
 }
 
-cudaStream_t State::stream() {
-  if (!stream_) GPUBENCH_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  return stream_;
-}
+cudaStream_t State::stream() { return worker_stream(device()); }
 
 double State::warm_up(const std::function<double()>& sample) {
   const double start = now_s();
@@ -219,6 +213,8 @@ BenchResult State::finish() {
   result.ops_per_sample = ops_per_sample_;
   if (bytes_per_op_ > 0) result.notes["bytes_per_op"] = bytes_per_op_;
   if (flops_per_op_ > 0) result.notes["flops_per_op"] = flops_per_op_;
+  // Launch figures depend on it (harness/streams.h); written so two runs can be told apart.
+  if (const int streams = streams_created(device()); streams > 0) result.notes["process_streams"] = streams;
   result.verified = verify_called_ && verify_ok_;
   std::string failure;
   if (!measured_) failure = "the benchmark marked no measured region";

@@ -36,7 +36,6 @@ enum class Batching {
 class State {
  public:
   State(const Instance& instance, const RunSettings& settings, const Context& context);
-  ~State();
   State(const State&) = delete;
   State& operator=(const State&) = delete;
 
@@ -49,7 +48,7 @@ class State {
   const GpuInfo& gpu(int device) const;  // context of a selected device
   const Context& context() const { return context_; }
   bool quick() const { return settings_.quick; }
-  // A non-blocking stream on device(), made on first use.
+  // The worker's stream on device() (harness/streams.h): every benchmark of the process shares it.
   cudaStream_t stream();
 
   // ---- measured region: exactly one of these per run ----
@@ -93,7 +92,6 @@ class State {
   RunSettings settings_;
   const Context& context_;
   std::vector<int> devices_;
-  cudaStream_t stream_ = nullptr;
   bool measured_ = false;
   bool recording_ = false;
   bool verify_called_ = false;

@@ -7,7 +7,9 @@
 //   build-launch/gpubench --suite launch --filter 'arg_bytes:0/(grid:1_block/)?work:none' --out launch.json
 //
 // Each line is "<gpubench benchmark name> <metric> <median>", in gpubench's units, e.g.
-//   launch/stream/figure:enqueue/arg_bytes:0/grid:1_block/work:none/gpu:gpu0 host_enqueue_us 2.04
+//   launch/stream/process_streams:1/figure:enqueue/arg_bytes:0/grid:1_block/work:none/gpu:gpu0 host_enqueue_us 2.04
+// Every figure is taken twice: while the program has made one stream (process_streams:1), then
+// after a second stream has run 256 launches (process_streams:2), as gpubench's axis of that name.
 // Same method as gpubench: the launch kernel adds 1 to a counter (checked at the end); GPU
 // figures are taken with the work queued behind a kernel that waits for a host flag, so it runs
 // back to back; host figures use steady_clock. gpu_reduction_pct here is computed from the two
@@ -105,45 +107,75 @@ int main(int argc, char** argv) {
     launched += kLaunches;
   };
 
-  const double enqueue = median_per_op([&] {
-    CHECK(cudaStreamSynchronize(stream));
-    const double t0 = now_s();
-    for (int i = 0; i < kLaunches; ++i) empty_kernel<<<1, 128, 0, stream>>>();
-    const double t1 = now_s();
-    launched += kLaunches;
-    CHECK(cudaStreamSynchronize(stream));
-    return t1 - t0;
-  }, kLaunches);
-
-  const double back_to_back = median_per_op([&] { return held(launch_many); }, kLaunches);
-
-  const double round_trip = median_per_op([&] {
-    const double t0 = now_s();
-    for (int i = 0; i < kRoundTrips; ++i) {
-      empty_kernel<<<1, 128, 0, stream>>>();
+  // Every figure, printed under gpubench's names for the given process_streams value.
+  auto measure_all = [&](int process_streams) {
+    const double enqueue = median_per_op([&] {
       CHECK(cudaStreamSynchronize(stream));
-    }
-    launched += kRoundTrips;
-    return now_s() - t0;
-  }, kRoundTrips);
+      const double t0 = now_s();
+      for (int i = 0; i < kLaunches; ++i) empty_kernel<<<1, 128, 0, stream>>>();
+      const double t1 = now_s();
+      launched += kLaunches;
+      CHECK(cudaStreamSynchronize(stream));
+      return t1 - t0;
+    }, kLaunches);
 
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (int i = 0; i < kGraphNodes; ++i) empty_kernel<<<1, 128, 0, stream>>>();
-  CHECK(cudaStreamEndCapture(stream, &graph));
-  CHECK(cudaGraphInstantiate(&exec, graph, 0));
-  CHECK(cudaGraphLaunch(exec, stream));  // first launch uploads; never under a hold
-  launched += kGraphNodes;
-  CHECK(cudaStreamSynchronize(stream));
-  std::vector<double> graph_host;
-  const double graph_gpu = median_per_op([&] {
-    const double gpu_s = held([&] { CHECK(cudaGraphLaunch(exec, stream)); });
+    const double back_to_back = median_per_op([&] { return held(launch_many); }, kLaunches);
+
+    const double round_trip = median_per_op([&] {
+      const double t0 = now_s();
+      for (int i = 0; i < kRoundTrips; ++i) {
+        empty_kernel<<<1, 128, 0, stream>>>();
+        CHECK(cudaStreamSynchronize(stream));
+      }
+      launched += kRoundTrips;
+      return now_s() - t0;
+    }, kRoundTrips);
+
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kGraphNodes; ++i) empty_kernel<<<1, 128, 0, stream>>>();
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphLaunch(exec, stream));  // first launch uploads; never under a hold
     launched += kGraphNodes;
-    graph_host.push_back(host_s / kGraphNodes);
-    return gpu_s;
-  }, kGraphNodes);
-  graph_host.erase(graph_host.begin(), graph_host.begin() + kWarmup);
+    CHECK(cudaStreamSynchronize(stream));
+    std::vector<double> graph_host;
+    const double graph_gpu = median_per_op([&] {
+      const double gpu_s = held([&] { CHECK(cudaGraphLaunch(exec, stream)); });
+      launched += kGraphNodes;
+      graph_host.push_back(host_s / kGraphNodes);
+      return gpu_s;
+    }, kGraphNodes);
+    graph_host.erase(graph_host.begin(), graph_host.begin() + kWarmup);
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+
+    char stream_name[96], graph_name[128];
+    std::snprintf(stream_name, sizeof stream_name, "launch/stream/process_streams:%d/figure:", process_streams);
+    std::snprintf(graph_name, sizeof graph_name,
+                  "launch/graph/process_streams:%d/build:capture/nodes:1000/arg_bytes:0/work:none/gpu:gpu%d",
+                  process_streams, device);
+    const char* shape = "arg_bytes:0/grid:1_block/work:none";
+    std::printf("%senqueue/%s/gpu:gpu%d host_enqueue_us %.4f\n", stream_name, shape, device, enqueue * 1e6);
+    std::printf("%sback_to_back/%s/gpu:gpu%d gpu_time_per_kernel_us %.4f\n", stream_name, shape, device,
+                back_to_back * 1e6);
+    std::printf("%sround_trip/%s/gpu:gpu%d round_trip_us %.4f\n", stream_name, shape, device, round_trip * 1e6);
+    std::printf("%s gpu_time_per_node_us %.4f\n", graph_name, graph_gpu * 1e6);
+    std::printf("%s graph_host_launch_per_node_us %.5f\n", graph_name, median(graph_host) * 1e6);
+    std::printf("%s gpu_reduction_pct %.2f\n", graph_name, 100.0 * (1.0 - graph_gpu / back_to_back));
+  };
+
+  measure_all(1);
+  // A second stream that runs a batch of launches makes launches dearer for the rest of the
+  // process; a single launch there does not.
+  cudaStream_t second;
+  CHECK(cudaStreamCreateWithFlags(&second, cudaStreamNonBlocking));
+  for (int i = 0; i < kLaunches; ++i) empty_kernel<<<1, 128, 0, second>>>();
+  launched += kLaunches;
+  CHECK(cudaStreamSynchronize(second));
+  CHECK(cudaStreamDestroy(second));
+  measure_all(2);
 
   CHECK(cudaDeviceSynchronize());
   unsigned long long counted = 0;
@@ -153,14 +185,5 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  const char* shape = "arg_bytes:0/grid:1_block/work:none";
-  std::printf("launch/stream/figure:enqueue/%s/gpu:gpu%d host_enqueue_us %.4f\n", shape, device, enqueue * 1e6);
-  std::printf("launch/stream/figure:back_to_back/%s/gpu:gpu%d gpu_time_per_kernel_us %.4f\n", shape, device,
-              back_to_back * 1e6);
-  std::printf("launch/stream/figure:round_trip/%s/gpu:gpu%d round_trip_us %.4f\n", shape, device, round_trip * 1e6);
-  const char* graph_name = "launch/graph/build:capture/nodes:1000/arg_bytes:0/work:none";
-  std::printf("%s/gpu:gpu%d gpu_time_per_node_us %.4f\n", graph_name, device, graph_gpu * 1e6);
-  std::printf("%s/gpu:gpu%d graph_host_launch_per_node_us %.5f\n", graph_name, device, median(graph_host) * 1e6);
-  std::printf("%s/gpu:gpu%d gpu_reduction_pct %.2f\n", graph_name, device, 100.0 * (1.0 - graph_gpu / back_to_back));
   return 0;
 }

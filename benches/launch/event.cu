@@ -5,6 +5,7 @@
 namespace {
 
 using namespace gpubench::launch;
+using gpubench::OwnedStream;
 using gpubench::State;
 using gpubench::kernels::StreamHold;
 using gpubench::kernels::TinyKernel;

@@ -10,13 +10,10 @@ using gpubench::State;
 void run_graph_launch(State& s) {
   const int nodes = static_cast<int>(s.get_int("nodes"));
   const int stream_launches = stream_comparison_launches(nodes);
-  // Everything runs on the state's stream, as in scripts/launch_reference.cu, which uses one
-  // stream for all its figures. Each sample: the stream launches (held), an untimed replay
-  // (held), then the timed replay (held), so the timed replay follows a replay, not the stream
-  // launches. A second stream for the comparison (the previous layout) put a second hardware
-  // queue in the process. Measured on an H200 (2026-11-29) it is not what separates the two:
-  // one stream or two, gpubench reads 0.879 us per node (1000 nodes) where the reference reads
-  // 0.702 us. The cause is still open (issue 5).
+  enter_process_streams(s);
+  // Everything runs on the worker stream: a stream made here for the comparison would itself
+  // make the process one of two streams. Each sample: the stream launches (held), an untimed
+  // replay (held), then the timed replay (held), so the timed replay follows a replay.
   cudaStream_t stream = s.stream();
   const auto kernel = tiny_kernel_from_axes(s);
   LaunchLedger ledger;
@@ -77,7 +74,12 @@ const auto& graph_launch_family =
                   "or built with cudaGraphAddKernelNode: GPU time per node (events) and host time of "
                   "cudaGraphLaunch per node (the second of two replays per sample), next to the same kernel "
                   "launched min(N, 256) times on the same stream in the same sample (before the replays); gpu_reduction_pct and "
-                  "host_reduction_pct are how much less a kernel costs as a graph node. Both sides run behind a hold kernel, so the GPU figures are back to back")
+                  "host_reduction_pct are how much less a kernel costs as a graph node. Both sides run behind a hold kernel, so the GPU figures are back to back. "
+                  "process_streams: 1 measures in a process that has made one stream on the GPU, as a one-stream program; 2 after a "
+                  "second stream has run a batch of 256 launches, as in a program of several streams (on an H200 a graph node then "
+                  "costs ~0.18 us more)")
+        .axis("process_streams", Ints{1, 2})
+        .quick(Ints{1})
         .axis("build", {"capture", "explicit"})
         .axis("nodes", Ints{1, 10, 100, 1000})
         .quick(Ints{1, 1000})
@@ -90,6 +92,10 @@ const auto& graph_launch_family =
         .quiet_host()
         // Argument size and work vary one at a time.
         .where([](const gpubench::Params& p) { return p.integer("arg_bytes") == 0 || p.str("work") == "none"; })
+        // process_streams:2 on the default kernel only: the second stream's cost shows there.
+        .where([](const gpubench::Params& p) {
+          return p.integer("process_streams") == 1 || (p.integer("arg_bytes") == 0 && p.str("work") == "none");
+        })
         .run(run_graph_launch);
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "benches/launch/launch_metrics.h"
 #include "harness/gpubench.h"
+#include "harness/streams.h"
 #include "kernels/tiny.cuh"
 
 namespace gpubench::launch {
@@ -42,19 +43,6 @@ class OwnedEvent {
 
  private:
   cudaEvent_t event_ = nullptr;
-};
-
-// A non-blocking stream on the current device, like State::stream().
-class OwnedStream {
- public:
-  OwnedStream() { GPUBENCH_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~OwnedStream() { cudaStreamDestroy(stream_); }
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
 };
 
 // A start and a stop event with timing enabled.
@@ -147,6 +135,28 @@ inline std::unique_ptr<kernels::TinyKernel> tiny_kernel_from_axes(State& s) {
                             : std::string("no work")) +
                        "; thread 0 of block 0 adds to a launch counter, checked against the launches made");
   return kernel;
+}
+
+// The process_streams axis (harness/streams.h says why it matters). 1: the worker stream is the
+// only stream the process has made on the GPU, as in a program of one stream; the benchmark is
+// skipped if an earlier one in the same worker made another, which is why the axis comes first in
+// its families: every process_streams:1 instance then runs before the first process_streams:2 one.
+// 2: a second stream has run a batch of launches, as in a program that uses several streams.
+inline void enter_process_streams(State& s) {
+  s.stream();  // the worker stream counts as the first
+  const int wanted = static_cast<int>(s.get_int("process_streams"));
+  const int made = streams_created(s.device());
+  if (wanted == 1 && made > 1)
+    s.skip("this process has already made " + std::to_string(made) +
+           " streams on the GPU (an earlier benchmark in the same worker); process_streams:1 needs a process of "
+           "one stream: run it alone with --filter");
+  if (wanted == 2 && made < 2) {
+    // A single launch on the second stream does not change the figures (measured); a batch does.
+    const OwnedStream second;
+    for (int i = 0; i < kBackToBackLaunches; ++i) kernels::launch_spin_for_ns(0, second.get());
+    GPUBENCH_CHECK_LAUNCH();
+    GPUBENCH_CUDA(cudaStreamSynchronize(second.get()));
+  }
 }
 
 // Runs every kernel a held measurement uses once, unheld: a module loaded lazily while a hold

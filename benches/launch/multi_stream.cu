@@ -8,6 +8,7 @@
 namespace {
 
 using namespace gpubench::launch;
+using gpubench::OwnedStream;
 using gpubench::State;
 using gpubench::kernels::TinyKernel;
 

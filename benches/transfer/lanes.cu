@@ -30,7 +30,8 @@ LaneTimer::LaneTimer(std::vector<Lane> lanes, Hold hold) : lanes_(std::move(lane
     ScopedDevice on(lanes_[i].device);
     // With lazy loading, a kernel's first launch loads its module; under a blocker that deadlocks.
     kernels::preload_copy_kernels();
-    GPUBENCH_CUDA(cudaStreamCreateWithFlags(&streams_[i].stream, cudaStreamNonBlocking));
+    streams_[i].owner = std::make_unique<OwnedStream>();
+    streams_[i].stream = streams_[i].owner->get();
     GPUBENCH_CUDA(cudaEventCreate(&streams_[i].start));
     GPUBENCH_CUDA(cudaEventCreate(&streams_[i].end));
   }
@@ -49,7 +50,6 @@ LaneTimer::~LaneTimer() {
     if (s.stream) cudaStreamSynchronize(s.stream);
     if (s.start) cudaEventDestroy(s.start);
     if (s.end) cudaEventDestroy(s.end);
-    if (s.stream) cudaStreamDestroy(s.stream);
   }
   if (total_end_) cudaEventDestroy(total_end_);
   if (flags_) cudaFreeHost(const_cast<int*>(flags_));

@@ -8,10 +8,12 @@
 #include <cuda_runtime_api.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "harness/state.h"
+#include "harness/streams.h"
 
 namespace gpubench::transfer {
 
@@ -76,6 +78,7 @@ class LaneTimer {
   Times run(int reps, int warmup_reps, bool blocked);
 
   struct LaneStream {
+    std::unique_ptr<OwnedStream> owner;
     cudaStream_t stream = nullptr;
     cudaEvent_t start = nullptr, end = nullptr;
   };
