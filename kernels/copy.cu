@@ -13,6 +13,7 @@ namespace {
 // outstanding 16-byte requests to cover PCIe and NVLink round trips with one block per SM.
 constexpr int kLoadsInFlight = 12;
 constexpr int kCheckThreads = 256;
+constexpr int kLocalCopyThreadsPerBlock = 256;
 constexpr int kCheckMaxBlocks = 1024;
 
 // Element i of the buffer is copied by thread i % threads, so that each warp's accesses are
@@ -34,6 +35,15 @@ __global__ void sm_copy_kernel(uint4* dst, const uint4* src, std::size_t count, 
     // compiler keep the loaded value across repetitions and store it once.
     asm volatile("" ::: "memory");
   }
+}
+
+// One 16-byte element per thread, over a grid that covers the buffer: in device memory, where
+// latency is short, many short-lived blocks keep more requests in flight than one persistent
+// block per SM (the memory suite's STREAM copy has the same shape).
+__global__ void __launch_bounds__(kLocalCopyThreadsPerBlock)
+    local_copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ src, std::size_t count) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kLocalCopyThreadsPerBlock + threadIdx.x;
+  if (i < count) dst[i] = src[i];
 }
 
 __global__ void fill_pattern_kernel(std::uint32_t* data, std::size_t words, std::uint64_t seed) {
@@ -118,6 +128,14 @@ void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int reps, int
   GPUBENCH_CHECK_LAUNCH();
 }
 
+void launch_local_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
+  const std::size_t count = bytes / kCopyAccessBytes;
+  const auto blocks = static_cast<unsigned>((count + kLocalCopyThreadsPerBlock - 1) / kLocalCopyThreadsPerBlock);
+  local_copy_kernel<<<blocks, kLocalCopyThreadsPerBlock, 0, stream>>>(static_cast<uint4*>(dst),
+                                                                      static_cast<const uint4*>(src), count);
+  GPUBENCH_CHECK_LAUNCH();
+}
+
 void fill_pattern(void* data, std::size_t bytes, std::uint64_t seed, cudaStream_t stream) {
   const std::size_t words = bytes / sizeof(std::uint32_t);
   fill_pattern_kernel<<<check_blocks(words), kCheckThreads, 0, stream>>>(static_cast<std::uint32_t*>(data), words, seed);
@@ -178,6 +196,7 @@ void launch_stream_blocker(const volatile int* release, int* timed_out, std::uin
 void preload_copy_kernels() {
   cudaFuncAttributes unused;
   GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, sm_copy_kernel));
+  GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, local_copy_kernel));
   GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, fill_pattern_kernel));
   GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, fill_zero_kernel));
   GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, count_mismatches_kernel));

@@ -32,6 +32,10 @@ int sm_copy_blocks(std::size_t bytes, int sm_count);
 // and stores the whole buffer again.
 void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int reps, int blocks, cudaStream_t stream);
 
+// Copies `bytes` (a multiple of 16) within one GPU's memory once: one 16-byte element per
+// thread over a grid covering the buffer, the faster shape when both buffers are local.
+void launch_local_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream);
+
 // Pattern and poison, written by the GPU (device, peer or mapped host memory; `bytes` a multiple of 4).
 void fill_pattern(void* data, std::size_t bytes, std::uint64_t seed, cudaStream_t stream);
 void fill_zero(void* data, std::size_t bytes, cudaStream_t stream);
