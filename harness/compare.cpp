@@ -177,6 +177,7 @@ std::vector<std::pair<std::string, std::string>> context_fields(const ResultFile
     for (std::size_t i = 0; i < row.size(); ++i) links += (i ? " " : "") + row[i];
   }
   out.emplace_back("links", links.empty() ? "-" : links);
+  for (const auto& [name, value] : run.environment) out.emplace_back("env " + name, value);
   return out;
 }
 

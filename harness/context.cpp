@@ -4,6 +4,7 @@
 #include "harness/context.h"
 
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -299,6 +300,7 @@ Context capture_context(const Nvml& nvml) {
   c.cublas = cublas_version();
   c.cudnn = cudnn_version();
   c.nccl = nccl_version();
+  c.environment = measurement_environment(environ);
 
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

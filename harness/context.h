@@ -3,6 +3,7 @@
 // process and written to context.gpubench of the result JSON. Capture never throws: what
 // cannot be read (no GPU, no NVML, no cuDNN) stays empty and the reason is recorded.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,7 +53,14 @@ struct Context {
   std::vector<GpuInfo> gpus;
   std::vector<std::vector<GpuLink>> links;  // [i][j] for i, j in gpus
   std::string gpu_error;                    // why no GPU is usable, when none is
+  // CUDA_* and NCCL_* variables set for the run: several move figures (CUDA_DEVICE_MAX_CONNECTIONS
+  // moved a graph node's GPU cost from 0.60 to 0.70 us on an H200; CUDA_MODULE_LOADING,
+  // CUDA_LAUNCH_BLOCKING and NCCL's protocol and transport settings change what is timed).
+  std::map<std::string, std::string> environment;
 };
+
+// The CUDA_* and NCCL_* entries of an environment block (`environ`'s "NAME=value" strings).
+std::map<std::string, std::string> measurement_environment(const char* const* variables);
 
 class Nvml;
 Context capture_context();  // with Nvml::get()

@@ -161,6 +161,18 @@ std::vector<std::vector<std::string>> health_findings(const Context& c) {
 
 }  // namespace
 
+std::map<std::string, std::string> measurement_environment(const char* const* variables) {
+  std::map<std::string, std::string> out;
+  for (; variables && *variables; ++variables) {
+    const std::string entry = *variables;
+    const auto equals = entry.find('=');
+    if (equals == std::string::npos) continue;
+    const std::string name = entry.substr(0, equals);
+    if (name.rfind("CUDA_", 0) == 0 || name.rfind("NCCL_", 0) == 0) out[name] = entry.substr(equals + 1);
+  }
+  return out;
+}
+
 json to_json(const Context& c) {
   json gpus = json::array(), peak = json::object();
   for (const auto& g : c.gpus) {
@@ -193,7 +205,7 @@ json to_json(const Context& c) {
           {"cudnn", c.cudnn},                   {"nccl", c.nccl},
           {"nvml", {{"available", c.nvml_available}, {"error", c.nvml_error}}},
           {"gpus", gpus},                       {"links", links},
-          {"peak", peak}};
+          {"peak", peak},                       {"environment", c.environment}};
 }
 
 GpuInfo gpu_info_from_json(const json& j) {
@@ -236,6 +248,9 @@ Context context_from_json(const json& j) {
   c.nvml_error = field(nvml, "error", std::string());
   if (j.is_object() && j.contains("gpus") && j["gpus"].is_array())
     for (const auto& g : j["gpus"]) c.gpus.push_back(gpu_info_from_json(g));
+  if (j.is_object() && j.contains("environment") && j["environment"].is_object())
+    for (const auto& [name, value] : j["environment"].items())
+      if (value.is_string()) c.environment[name] = value.get<std::string>();
   if (j.is_object() && j.contains("links") && j["links"].is_array()) {
     for (const auto& row : j["links"]) {
       std::vector<GpuLink> links;

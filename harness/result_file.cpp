@@ -247,6 +247,8 @@ void read_context(const JsonAt& root, ResultFile& run) {
       run.links.emplace_back();
       for (const JsonAt& cell : row.items()) run.links.back().push_back(cell.str());
     }
+  if (auto environment = gb.find("environment"))
+    for (const auto& [name, value] : environment->members()) run.environment[name] = value.str();
   run.context = context.get();
 }
 

@@ -88,6 +88,7 @@ struct ResultFile {
   std::string nvml_error;
   std::vector<GpuInfo> gpus;
   std::vector<std::vector<std::string>> links;  // nvidia-smi topo -m style matrix
+  std::map<std::string, std::string> environment;  // context.gpubench.environment
   std::vector<BenchmarkResult> benchmarks;  // in first-appearance order
 
   const BenchmarkResult* find(const std::string& name) const;

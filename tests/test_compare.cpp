@@ -284,6 +284,18 @@ TEST(Compare, ContextDifferencesExplainChanges) {
   EXPECT_EQ(model[0].field, "gpu0 model");
 }
 
+TEST(Compare, EnvironmentVariablesSetInEitherRunAreContext) {
+  ResultBuilder base, now;
+  base.gpubench_context()["environment"] = {{"NCCL_NVLS_ENABLE", "0"}};
+  now.gpubench_context()["environment"] = {{"NCCL_NVLS_ENABLE", "0"}, {"CUDA_DEVICE_MAX_CONNECTIONS", "1"}};
+  const ResultFile a = base.parse(), b = now.parse();
+  EXPECT_EQ(b.environment.at("CUDA_DEVICE_MAX_CONNECTIONS"), "1");
+  const auto diffs = context_differences({&a, &b});
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].field, "env CUDA_DEVICE_MAX_CONNECTIONS");
+  EXPECT_EQ(diffs[0].values, (std::vector<std::string>{"-", "1"}));
+}
+
 TEST(Compare, RenderingsShowChangedLinesFirst) {
   ResultBuilder base, now;
   base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));

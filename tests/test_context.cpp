@@ -189,6 +189,29 @@ TEST(ContextJson, RoundTrip) {
   EXPECT_EQ(to_json(back), j);
 }
 
+TEST(ContextEnvironment, KeepsCudaAndNcclVariablesOnly) {
+  const char* block[] = {"PATH=/usr/bin",
+                         "CUDA_DEVICE_MAX_CONNECTIONS=1",
+                         "NCCL_NVLS_ENABLE=0",
+                         "MY_CUDA_THING=1",
+                         "CUDA_VISIBLE_DEVICES=0,1",
+                         "CUDA_MODULE_LOADING=",
+                         "NO_EQUALS_SIGN",
+                         nullptr};
+  const auto env = measurement_environment(block);
+  EXPECT_EQ(env, (std::map<std::string, std::string>{{"CUDA_DEVICE_MAX_CONNECTIONS", "1"},
+                                                     {"CUDA_MODULE_LOADING", ""},
+                                                     {"CUDA_VISIBLE_DEVICES", "0,1"},
+                                                     {"NCCL_NVLS_ENABLE", "0"}}));
+  EXPECT_TRUE(measurement_environment(nullptr).empty());
+
+  Context c = two_h200();
+  c.environment = env;
+  const nlohmann::json j = to_json(c);
+  EXPECT_EQ(j["environment"]["CUDA_DEVICE_MAX_CONNECTIONS"], "1");
+  EXPECT_EQ(context_from_json(j).environment, env);
+}
+
 TEST(ContextJson, UnknownsAreNullAndMissingFieldsReadAsUnknown) {
   Context c = two_h200();
   c.gpus[0].mig_mode.reset();
