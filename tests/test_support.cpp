@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace gpubench::testing {
 
@@ -22,15 +24,32 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
-std::string temp_dir() {
-  static const std::string root = [] {
+namespace {
+
+// The test process's own directory under the system temp folder, removed when the process ends.
+class TempRoot {
+ public:
+  TempRoot() {
     std::string pattern = (std::filesystem::temp_directory_path() / "gpubench-test-XXXXXX").string();
-    const char* made = mkdtemp(pattern.data());
-    std::string dir = made ? made : "/tmp";
-    return dir;
-  }();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
+    path_ = pattern;
+  }
+  ~TempRoot() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+std::string temp_dir() {
+  static const TempRoot root;
   static int counter = 0;
-  const std::string dir = root + "/" + std::to_string(++counter);
+  const std::string dir = root.path() + "/" + std::to_string(++counter);
   std::filesystem::create_directories(dir);
   return dir;
 }
