@@ -73,11 +73,10 @@ const auto& graph_launch_family =
         .describe("Replay of a CUDA graph holding a chain of N launches of the tiny kernel, captured from a stream "
                   "or built with cudaGraphAddKernelNode: GPU time per node (events) and host time of "
                   "cudaGraphLaunch per node (the second of two replays per sample), next to the same kernel "
-                  "launched min(N, 256) times on the same stream in the same sample (before the replays); gpu_reduction_pct and "
-                  "host_reduction_pct are how much less a kernel costs as a graph node. Both sides run behind a hold kernel, so the GPU figures are back to back. "
-                  "process_streams: 1 measures in a process that has made one stream on the GPU, as a one-stream program; 2 after a "
-                  "second stream has run a batch of 256 launches, as in a program of several streams (on an H200 a graph node then "
-                  "costs ~0.18 us more)")
+                  "launched min(N, 256) times on the same stream in the same sample (before the replays); "
+                  "gpu_reduction_pct and host_reduction_pct are how much less a kernel costs as a graph node. Both sides run behind a hold "
+                  "kernel, so the GPU figures are back to back. " +
+                  std::string(kProcessStreamsDescription))
         .axis("process_streams", Ints{1, 2})
         .quick(Ints{1})
         .axis("build", {"capture", "explicit"})
@@ -92,10 +91,7 @@ const auto& graph_launch_family =
         .quiet_host()
         // Argument size and work vary one at a time.
         .where([](const gpubench::Params& p) { return p.integer("arg_bytes") == 0 || p.str("work") == "none"; })
-        // process_streams:2 on the default kernel only: the second stream's cost shows there.
-        .where([](const gpubench::Params& p) {
-          return p.integer("process_streams") == 1 || (p.integer("arg_bytes") == 0 && p.str("work") == "none");
-        })
+        .where(one_stream_or_default_kernel)
         .run(run_graph_launch);
 
 }  // namespace

@@ -159,6 +159,19 @@ inline void enter_process_streams(State& s) {
   }
 }
 
+// The process_streams axis in a family's description.
+inline constexpr const char* kProcessStreamsDescription =
+    "process_streams: 1 measures in a process that has made one stream on the GPU, as a one-stream program; 2 after "
+    "a second stream has run a batch of 256 launches, as in a program of several streams (on an H200 a graph node "
+    "then costs ~0.18 us more)";
+
+// process_streams:2 runs for the default kernel shape only (0 argument bytes, 1 block, no work):
+// the second stream's cost shows there.
+inline bool one_stream_or_default_kernel(const Params& p) {
+  return p.integer("process_streams") == 1 ||
+         (p.integer("arg_bytes") == 0 && p.str("work") == "none" && (!p.has("grid") || p.str("grid") == "1_block"));
+}
+
 // Runs every kernel a held measurement uses once, unheld: a module loaded lazily while a hold
 // kernel spins would deadlock.
 inline void preload(const kernels::TinyKernel& kernel, kernels::StreamHold& hold, cudaStream_t stream,

@@ -97,8 +97,8 @@ const auto& stream_launch_family =
                   "from behind a hold kernel. round_trip: host time of launch + cudaStreamSynchronize. The kernel "
                   "is 128-thread blocks doing nothing (work:none) or spinning 600 SM cycles per block (work:spin, "
                   "~300 ns), with 0-4096 argument bytes, over 1 block or 1 or 4 waves (a wave: SMs x resident "
-                  "blocks per SM). Axes vary one at a time from 0 bytes, 1 block. process_streams: 1 measures in a process that "
-                  "has made one stream on the GPU, as a one-stream program; 2 after a second stream has run a batch of 256 launches, as in a program of several streams")
+                  "blocks per SM). Axes vary one at a time from 0 bytes, 1 block. " +
+                  std::string(kProcessStreamsDescription))
         .axis("process_streams", Ints{1, 2})
         .quick(Ints{1})
         .axis("figure", {"enqueue", "back_to_back", "round_trip"})
@@ -114,11 +114,7 @@ const auto& stream_launch_family =
         // Argument size and grid are swept one at a time; work does not change the host's enqueue cost.
         .where([](const gpubench::Params& p) { return p.str("grid") == "1_block" || p.integer("arg_bytes") == 0; })
         .where([](const gpubench::Params& p) { return !(p.str("figure") == "enqueue" && p.str("work") == "spin"); })
-        // process_streams:2 on the default kernel only: the second stream's cost shows there.
-        .where([](const gpubench::Params& p) {
-          return p.integer("process_streams") == 1 ||
-                 (p.integer("arg_bytes") == 0 && p.str("grid") == "1_block" && p.str("work") == "none");
-        })
+        .where(one_stream_or_default_kernel)
         .run(run_stream_launch);
 
 }  // namespace
