@@ -20,26 +20,8 @@ Context two_h200() {
   c.cublas = "13.0.2";
   c.nvml_available = true;
   for (int i = 0; i < 2; ++i) {
-    GpuInfo g;
-    g.index = i;
-    g.name = "NVIDIA H200";
-    g.uuid = "GPU-0000000" + std::to_string(i);
-    g.pci_bus_id = i == 0 ? "0000:1B:00.0" : "0000:43:00.0";
-    g.sm_count = 132;
-    g.cc_major = 9;
-    g.memory_bytes = 150754820096ULL;
-    g.l2_bytes = 52428800;
-    g.sm_clock_max_mhz = 1980;
-    g.mem_clock_max_mhz = 3201;
-    g.memory_bus_width_bits = 6144;
-    g.pcie = {5, 16, 5, 16};
-    g.nvlinks_active = 18;
+    GpuInfo g = testing::h200_gpu_info(i);
     g.nvlinks_total = 18;
-    g.nvlink_gbps_per_link = 25;
-    g.numa_node = i;
-    g.ecc_enabled = true;
-    g.mig_mode = false;
-    g.power_limit_w = 700;
     g.throttle_mask = 0x1;  // idle
     c.gpus.push_back(g);
   }

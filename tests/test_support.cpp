@@ -68,6 +68,30 @@ CommandResult run_gpubench(const std::string& args) {
   return result;
 }
 
+GpuInfo h200_gpu_info(int index) {
+  GpuInfo g;
+  g.index = index;
+  g.name = "NVIDIA H200";
+  g.uuid = "GPU-0000000" + std::to_string(index);
+  g.pci_bus_id = index == 0 ? "0000:1B:00.0" : "0000:43:00.0";
+  g.sm_count = 132;
+  g.cc_major = 9;
+  g.cc_minor = 0;
+  g.memory_bytes = 150754820096ULL;
+  g.l2_bytes = 52428800;
+  g.sm_clock_max_mhz = 1980;
+  g.mem_clock_max_mhz = 3201;
+  g.memory_bus_width_bits = 6144;
+  g.pcie = {5, 16, 5, 16};
+  g.nvlinks_active = 18;
+  g.nvlink_gbps_per_link = 25;
+  g.numa_node = index;
+  g.ecc_enabled = true;
+  g.mig_mode = false;
+  g.power_limit_w = 700;
+  return g;
+}
+
 bool gpu_present() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;

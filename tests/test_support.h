@@ -2,6 +2,8 @@
 // Helpers shared by the tests: run the gpubench binary, temporary files, GPU presence.
 #include <string>
 
+#include "harness/context.h"
+
 namespace gpubench::testing {
 
 struct CommandResult {
@@ -17,6 +19,9 @@ std::string temp_dir();
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);
 bool gpu_present();
+// GPU `index` of an H200 SXM node as context capture describes it: 132 SMs, 6144-bit HBM at
+// 3201 MHz, PCIe Gen5 x16, 18 NVLinks at 25 GB/s, ECC on, MIG off, NUMA node `index`.
+GpuInfo h200_gpu_info(int index);
 
 }  // namespace gpubench::testing
 
