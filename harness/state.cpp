@@ -6,6 +6,7 @@
 
 #include "harness/cuda_check.h"
 #include "harness/streams.h"
+#include "harness/timing_events.h"
 
 namespace gpubench {
 namespace {
@@ -13,34 +14,6 @@ namespace {
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-
-// Two events on one stream, for timing the work enqueued between them.
-class EventPair {
- public:
-  EventPair() {
-    GPUBENCH_CUDA(cudaEventCreate(&start_));
-    GPUBENCH_CUDA(cudaEventCreate(&stop_));
-  }
-  ~EventPair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-
-  double time(cudaStream_t stream, const std::function<void()>& enqueue) {
-    GPUBENCH_CUDA(cudaEventRecord(start_, stream));
-    enqueue();
-    GPUBENCH_CUDA(cudaEventRecord(stop_, stream));
-    GPUBENCH_CUDA(cudaEventSynchronize(stop_));
-    float ms = 0;
-    GPUBENCH_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-    return ms * 1e-3;
-  }
-
- private:
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-};
 
 // A batch of operations captured once into a graph; the launch of the graph is the sample.
 class CapturedBatch {
@@ -113,7 +86,7 @@ void State::sample_loop(const std::function<double()>& sample, int ops_per_sampl
 
 void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {
   cudaStream_t s = stream();
-  EventPair events;
+  TimingEvents events;
   auto one_op = [&] { return events.time(s, [&] { op(s); }); };
   const double op_s = warm_up(one_op);
   int ops = 1;

@@ -7,6 +7,7 @@ namespace {
 using namespace gpubench::launch;
 using gpubench::OwnedStream;
 using gpubench::State;
+using gpubench::TimingEvents;
 using gpubench::kernels::StreamHold;
 using gpubench::kernels::TinyKernel;
 

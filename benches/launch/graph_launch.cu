@@ -6,6 +6,7 @@ namespace {
 
 using namespace gpubench::launch;
 using gpubench::State;
+using gpubench::TimingEvents;
 
 void run_graph_launch(State& s) {
   const int nodes = static_cast<int>(s.get_int("nodes"));

@@ -13,6 +13,7 @@
 #include "benches/launch/launch_metrics.h"
 #include "harness/gpubench.h"
 #include "harness/streams.h"
+#include "harness/timing_events.h"
 #include "kernels/tiny.cuh"
 
 namespace gpubench::launch {
@@ -43,34 +44,6 @@ class OwnedEvent {
 
  private:
   cudaEvent_t event_ = nullptr;
-};
-
-// A start and a stop event with timing enabled.
-class TimingEvents {
- public:
-  TimingEvents() {
-    GPUBENCH_CUDA(cudaEventCreate(&start_));
-    GPUBENCH_CUDA(cudaEventCreate(&stop_));
-  }
-  ~TimingEvents() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  TimingEvents(const TimingEvents&) = delete;
-  TimingEvents& operator=(const TimingEvents&) = delete;
-
-  void record_start(cudaStream_t stream) { GPUBENCH_CUDA(cudaEventRecord(start_, stream)); }
-  void record_stop(cudaStream_t stream) { GPUBENCH_CUDA(cudaEventRecord(stop_, stream)); }
-  // Waits for the stop event; seconds between the two.
-  double elapsed_s() {
-    GPUBENCH_CUDA(cudaEventSynchronize(stop_));
-    float ms = 0;
-    GPUBENCH_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-    return 1e-3 * ms;
-  }
-
- private:
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
 struct HeldTiming {

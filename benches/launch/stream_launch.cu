@@ -8,6 +8,7 @@ namespace {
 
 using namespace gpubench::launch;
 using gpubench::State;
+using gpubench::TimingEvents;
 using gpubench::kernels::StreamHold;
 using gpubench::kernels::TinyKernel;
 
