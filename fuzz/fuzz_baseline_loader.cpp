@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/baseline.h"
-#include "harness/check.h"
+#include "harness/analysis/baseline.h"
+#include "harness/analysis/check.h"
 
 namespace {
 

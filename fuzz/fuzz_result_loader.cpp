@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/baseline.h"
-#include "harness/check.h"
-#include "harness/compare.h"
-#include "harness/fleet.h"
-#include "harness/result_file.h"
+#include "harness/analysis/baseline.h"
+#include "harness/analysis/check.h"
+#include "harness/analysis/compare.h"
+#include "harness/analysis/fleet.h"
+#include "harness/report/result_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpubench;

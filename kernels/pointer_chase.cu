@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "harness/cuda_check.h"
+#include "harness/core/cuda_check.h"
 
 namespace gpubench::kernels {
 namespace {

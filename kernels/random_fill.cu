@@ -1,6 +1,6 @@
 #include "kernels/random_fill.cuh"
 
-#include "harness/cuda_check.h"
+#include "harness/core/cuda_check.h"
 
 namespace gpubench::kernels {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/cuda_check.h"
+#include "harness/core/cuda_check.h"
 
 namespace gpubench::kernels {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/cuda_check.h"
+#include "harness/core/cuda_check.h"
 
 namespace gpubench::kernels {
 namespace {

@@ -5,7 +5,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${GPUBENCH_BUILD_DIR:-$root/build}
 
-packages=(cmake ninja-build g++ libbenchmark-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev)
+packages=(cmake ninja-build g++ libbenchmark-dev libbenchmark-tools python3-scipy libcli11-dev nlohmann-json3-dev
+          libgtest-dev libgmock-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -12,8 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "harness/exit_codes.h"
-#include "harness/result_file.h"
+#include "harness/report/exit_codes.h"
+#include "harness/report/result_file.h"
 
 namespace gpubench::testing {
 

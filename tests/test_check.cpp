@@ -2,8 +2,8 @@
 // health checks, retries, the baseline writer, and the commands' exit codes.
 #include <gtest/gtest.h>
 
-#include "harness/check.h"
-#include "harness/commands.h"
+#include "harness/analysis/check.h"
+#include "harness/cli/commands.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
 

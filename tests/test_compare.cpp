@@ -2,9 +2,9 @@
 // renderings, the result-file loader's errors and the command's exit codes.
 #include <gtest/gtest.h>
 
-#include "harness/commands.h"
-#include "harness/compare.h"
-#include "harness/mann_whitney.h"
+#include "harness/cli/commands.h"
+#include "harness/analysis/compare.h"
+#include "harness/analysis/mann_whitney.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
 

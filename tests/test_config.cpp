@@ -7,9 +7,9 @@
 #include <fstream>
 #include <string>
 
-#include "harness/config.h"
-#include "harness/exit_codes.h"
-#include "harness/family.h"
+#include "harness/run/config.h"
+#include "harness/report/exit_codes.h"
+#include "harness/core/family.h"
 #include "tests/test_support.h"
 
 namespace gpubench {

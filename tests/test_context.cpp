@@ -4,8 +4,9 @@
 
 #include <cstdlib>
 
-#include "harness/context.h"
-#include "harness/nvml.h"
+#include "harness/report/context.h"
+#include "harness/system/nvml.h"
+#include "harness/system/capture.h"
 #include "tests/test_support.h"
 
 namespace gpubench {

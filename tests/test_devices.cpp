@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/exit_codes.h"
-#include "harness/run_command.h"
+#include "harness/report/exit_codes.h"
+#include "harness/cli/run_command.h"
 
 namespace gpubench {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/family.h"
+#include "harness/core/family.h"
 
 namespace gpubench {
 namespace {

@@ -2,8 +2,8 @@
 // direction, missing and failed benchmarks, context differences, and the exit codes.
 #include <gtest/gtest.h>
 
-#include "harness/commands.h"
-#include "harness/fleet.h"
+#include "harness/cli/commands.h"
+#include "harness/analysis/fleet.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
 

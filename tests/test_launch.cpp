@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "benches/launch/launch_metrics.h"
-#include "harness/family.h"
+#include "harness/core/family.h"
 #include "kernels/tiny.cuh"
 #include "tests/test_support.h"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "harness/mann_whitney.h"
+#include "harness/analysis/mann_whitney.h"
 
 namespace gpubench {
 namespace {

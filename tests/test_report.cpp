@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/exit_codes.h"
-#include "harness/report.h"
+#include "harness/report/exit_codes.h"
+#include "harness/report/report.h"
 #include "tests/test_support.h"
 
 namespace gpubench {

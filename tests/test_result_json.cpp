@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/cuda_check.h"
-#include "harness/result.h"
-#include "harness/runner.h"
-#include "harness/state.h"
+#include "harness/core/cuda_check.h"
+#include "harness/report/result.h"
+#include "harness/run/runner.h"
+#include "harness/core/state.h"
 
 namespace gpubench {
 namespace {

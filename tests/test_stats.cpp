@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/stats.h"
+#include "harness/report/stats.h"
 
 namespace gpubench {
 namespace {

@@ -1,6 +1,8 @@
 #include "tests/test_support.h"
 
+#if GPUBENCH_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#endif
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,7 +96,12 @@ GpuInfo h200_gpu_info(int index) {
 
 bool gpu_present() {
   int count = 0;
+#if GPUBENCH_HAVE_CUDA
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+#else
+  (void)count;
+  return false;
+#endif
 }
 
 }  // namespace gpubench::testing

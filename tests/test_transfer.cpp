@@ -7,8 +7,8 @@
 
 #include "benches/transfer/host_memory.h"
 #include "benches/transfer/transfer.h"
-#include "harness/cuda_check.h"
-#include "harness/family.h"
+#include "harness/core/cuda_check.h"
+#include "harness/core/family.h"
 #include "kernels/copy.cuh"
 #include "kernels/pointer_chase.cuh"
 #include "tests/test_support.h"

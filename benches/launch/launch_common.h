@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "benches/launch/launch_metrics.h"
-#include "harness/gpubench.h"
-#include "harness/streams.h"
-#include "harness/timing_events.h"
+#include "harness/core/gpubench.h"
+#include "harness/core/streams.h"
+#include "harness/core/timing_events.h"
 #include "kernels/tiny.cuh"
 
 namespace gpubench::launch {

@@ -1,5 +1,5 @@
 // memory/latency: dependent-load latency across working-set sizes, showing L1, L2 and HBM.
-#include "harness/gpubench.h"
+#include "harness/core/gpubench.h"
 #include "kernels/pointer_chase.cuh"
 
 namespace {

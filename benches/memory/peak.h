@@ -1,6 +1,6 @@
 #pragma once
 // % of peak for the memory suite: only a working set well beyond the L2 measures HBM.
-#include "harness/state.h"
+#include "harness/core/state.h"
 
 namespace gpubench::memory {
 

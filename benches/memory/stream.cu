@@ -1,6 +1,6 @@
 // memory/stream: HBM (and, at small sizes, L2) bandwidth of the STREAM kernels.
 #include "benches/memory/peak.h"
-#include "harness/gpubench.h"
+#include "harness/core/gpubench.h"
 #include "kernels/stream.cuh"
 
 namespace {

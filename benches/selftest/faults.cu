@@ -3,7 +3,7 @@
 #include <csignal>
 #include <thread>
 
-#include "harness/gpubench.h"
+#include "harness/core/gpubench.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include "benches/transfer/lanes.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
-#include "harness/gpubench.h"
+#include "harness/core/gpubench.h"
 #include "kernels/copy.cuh"
 
 namespace {

@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "benches/transfer/transfer.h"
-#include "harness/cuda_check.h"
+#include "harness/core/cuda_check.h"
 
 namespace gpubench::transfer {
 namespace {

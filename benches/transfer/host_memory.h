@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/state.h"
+#include "harness/core/state.h"
 
 namespace gpubench::transfer {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/state.h"
-#include "harness/streams.h"
+#include "harness/core/state.h"
+#include "harness/core/streams.h"
 
 namespace gpubench::transfer {
 

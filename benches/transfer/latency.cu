@@ -6,7 +6,7 @@
 #include "benches/transfer/host_memory.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
-#include "harness/gpubench.h"
+#include "harness/core/gpubench.h"
 #include "kernels/pointer_chase.cuh"
 
 namespace {

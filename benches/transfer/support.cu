@@ -1,7 +1,7 @@
 #include "benches/transfer/support.h"
 
 #include "benches/transfer/transfer.h"
-#include "harness/cuda_check.h"
+#include "harness/core/cuda_check.h"
 #include "kernels/copy.cuh"
 
 namespace gpubench::transfer {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/cuda_check.h"
-#include "harness/state.h"
+#include "harness/core/cuda_check.h"
+#include "harness/core/state.h"
 
 namespace gpubench::transfer {
 

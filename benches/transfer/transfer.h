@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/context.h"
-#include "harness/family.h"
+#include "harness/report/context.h"
+#include "harness/core/family.h"
 
 namespace gpubench::transfer {
 

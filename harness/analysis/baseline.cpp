@@ -1,0 +1,304 @@
+#include "harness/analysis/baseline.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "harness/report/stats.h"
+#include "harness/report/text_table.h"
+
+namespace gpubench {
+
+const char* to_string(Severity severity) {
+  switch (severity) {
+    case Severity::kOff: return "off";
+    case Severity::kWarn: return "warn";
+    case Severity::kFail: return "fail";
+  }
+  return "?";
+}
+
+bool valid_glob(const std::string& pattern, std::string* why) {
+  auto bad = [why](const char* what) {
+    if (why) *why = what;
+    return false;
+  };
+  if (pattern.empty()) return bad("empty pattern");
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '\\') {
+      if (++i == pattern.size()) return bad("trailing backslash");
+    } else if (pattern[i] == '[') {
+      std::size_t j = i + 1;
+      if (j < pattern.size() && (pattern[j] == '!' || pattern[j] == '^')) ++j;
+      const std::size_t first = j;
+      if (j < pattern.size() && pattern[j] == ']') ++j;  // "[]...]": a literal ']' first
+      while (j < pattern.size() && pattern[j] != ']') ++j;
+      if (j == pattern.size()) return bad("unterminated '[' bracket expression");
+      if (j == first) return bad("empty '[]' bracket expression");
+      i = j;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+Severity read_severity(const JsonAt& node) {
+  const std::string s = node.str();
+  if (s == "off") return Severity::kOff;
+  if (s == "warn") return Severity::kWarn;
+  if (s == "fail") return Severity::kFail;
+  node.fail("expected \"off\", \"warn\" or \"fail\", found \"" + s + "\"");
+}
+
+double read_pct(const JsonAt& node, double max) {
+  const double pct = node.num();
+  if (pct < 0 || pct >= max) node.fail("a percentage in [0, " + format_number(max) + ")");
+  return pct;
+}
+
+std::optional<int> read_count(const JsonAt& obj, const char* key) {
+  auto node = obj.find(key);
+  if (!node) return std::nullopt;
+  const long long v = node->integer();
+  if (v < 0 || v > 1024) node->fail("out of range");
+  return static_cast<int>(v);
+}
+
+AppliesTo read_applies_to(const JsonAt& node) {
+  node.only_keys({"gpu_model", "gpu_count", "nvlinks_per_gpu", "pcie_gen", "pcie_width"});
+  AppliesTo a;
+  a.gpu_model = node.at("gpu_model").str();
+  if (a.gpu_model.empty()) node.at("gpu_model").fail("empty GPU model");
+  a.gpu_count = read_count(node, "gpu_count");
+  a.nvlinks_per_gpu = read_count(node, "nvlinks_per_gpu");
+  a.pcie_gen = read_count(node, "pcie_gen");
+  a.pcie_width = read_count(node, "pcie_width");
+  return a;
+}
+
+Expectation read_expectation(const JsonAt& node) {
+  node.only_keys({"name", "pattern", "metric", "floor", "ceiling", "reference", "tolerance_pct",
+                  "warn_pct", "note"});
+  Expectation e;
+  e.place = node.place();
+  auto name = node.find("name");
+  auto pattern = node.find("pattern");
+  if (!name == !pattern) node.fail("give exactly one of \"name\" and \"pattern\"");
+  e.is_pattern = static_cast<bool>(pattern);
+  e.name = (e.is_pattern ? pattern : name)->str();
+  std::string why;
+  if (e.is_pattern && !valid_glob(e.name, &why)) pattern->fail("bad pattern \"" + e.name + "\": " + why);
+  if (!e.is_pattern && e.name.empty()) name->fail("empty benchmark name");
+  if (!e.is_pattern && e.name.find_first_of("*?[") != std::string::npos)
+    name->fail("\"" + e.name + "\" has glob characters; use \"pattern\" for patterns");
+  if (auto metric = node.find("metric")) {
+    e.metric = metric->str();
+    if (e.metric.empty()) metric->fail("empty metric name");
+  }
+  int bounds = 0;
+  const std::pair<const char*, Bound> kinds[] = {
+      {"floor", Bound::kFloor}, {"ceiling", Bound::kCeiling}, {"reference", Bound::kReference}};
+  for (const auto& [key, bound] : kinds)
+    if (auto v = node.find(key)) {
+      ++bounds;
+      e.bound = bound;
+      e.value = v->num();
+    }
+  if (bounds != 1) node.fail("give exactly one of \"floor\", \"ceiling\" and \"reference\"");
+  if (auto tol = node.find("tolerance_pct")) {
+    if (e.bound != Bound::kReference) tol->fail("\"tolerance_pct\" goes with \"reference\" only");
+    e.tolerance_pct = read_pct(*tol, 100);
+  }
+  if (auto warn = node.find("warn_pct")) e.warn_pct = read_pct(*warn, 100);
+  if (auto note = node.find("note")) e.note = note->str();
+  return e;
+}
+
+void read_run_spec(const JsonAt& node, RunSpec& run) {
+  node.only_keys({"suites", "filter", "config", "quick"});
+  if (auto suites = node.find("suites"))
+    for (const JsonAt& s : suites->items()) run.suites.push_back(s.str());
+  if (auto filter = node.find("filter")) {
+    run.filter = filter->str();
+    try {
+      std::regex check(run.filter);
+    } catch (const std::regex_error& e) {
+      filter->fail(std::string("bad regex: ") + e.what());
+    }
+  }
+  if (auto config = node.find("config")) run.config = config->str();
+  if (auto quick = node.find("quick")) run.quick = quick->boolean();
+}
+
+void read_health(const JsonAt& node, HealthPolicy& h) {
+  node.only_keys({"pcie_gen", "pcie_width", "nvlink", "ecc", "throttling"});
+  const std::pair<const char*, Severity*> fields[] = {{"pcie_gen", &h.pcie_gen},
+                                                      {"pcie_width", &h.pcie_width},
+                                                      {"nvlink", &h.nvlink},
+                                                      {"ecc", &h.ecc},
+                                                      {"throttling", &h.throttling}};
+  for (const auto& [key, target] : fields)
+    if (auto v = node.find(key)) *target = read_severity(*v);
+}
+
+}  // namespace
+
+Baseline parse_baseline(const nlohmann::json& doc, const std::string& file) {
+  const JsonAt root(doc, file);
+  root.only_keys({"gpubench_baseline", "description", "applies_to", "run", "defaults", "health",
+                  "benchmarks", "compare_tolerance"});
+  const JsonAt version = root.at("gpubench_baseline");
+  if (version.integer() != 1) version.fail("unsupported baseline format version (this gpubench reads 1)");
+  Baseline b;
+  b.path = file;
+  if (auto description = root.find("description")) b.description = description->str();
+  b.applies_to = read_applies_to(root.at("applies_to"));
+  if (auto run = root.find("run")) read_run_spec(*run, b.run);
+  if (auto defaults = root.find("defaults")) {
+    defaults->only_keys({"warn_pct", "tolerance_pct"});
+    if (auto warn = defaults->find("warn_pct")) b.warn_pct = read_pct(*warn, 100);
+    if (auto tol = defaults->find("tolerance_pct")) b.tolerance_pct = read_pct(*tol, 100);
+  }
+  if (auto health = root.find("health")) read_health(*health, b.health);
+  for (const JsonAt& entry : root.at("benchmarks").items()) b.expectations.push_back(read_expectation(entry));
+  if (auto tolerance = root.find("compare_tolerance")) b.compare_tolerance = parse_tolerances(*tolerance);
+  return b;
+}
+
+Baseline parse_baseline_text(const std::string& text, const std::string& file) {
+  return parse_baseline(parse_json_text(text, file), file);
+}
+
+Baseline load_baseline(const std::string& path) { return parse_baseline(read_json_file(path), path); }
+
+nlohmann::json to_json(const Baseline& b) {
+  nlohmann::json out = {{"gpubench_baseline", 1}};
+  if (!b.description.empty()) out["description"] = b.description;
+  nlohmann::json& a = out["applies_to"] = {{"gpu_model", b.applies_to.gpu_model}};
+  const std::pair<const char*, const std::optional<int>*> counts[] = {
+      {"gpu_count", &b.applies_to.gpu_count}, {"nvlinks_per_gpu", &b.applies_to.nvlinks_per_gpu},
+      {"pcie_gen", &b.applies_to.pcie_gen}, {"pcie_width", &b.applies_to.pcie_width}};
+  for (const auto& [key, value] : counts)
+    if (*value) a[key] = **value;
+  out["run"] = {{"suites", b.run.suites}, {"quick", b.run.quick}};
+  if (!b.run.filter.empty()) out["run"]["filter"] = b.run.filter;
+  if (!b.run.config.empty()) out["run"]["config"] = b.run.config;
+  out["defaults"] = {{"warn_pct", b.warn_pct}, {"tolerance_pct", b.tolerance_pct}};
+  out["health"] = {{"pcie_gen", to_string(b.health.pcie_gen)},
+                   {"pcie_width", to_string(b.health.pcie_width)},
+                   {"nvlink", to_string(b.health.nvlink)},
+                   {"ecc", to_string(b.health.ecc)},
+                   {"throttling", to_string(b.health.throttling)}};
+  out["benchmarks"] = nlohmann::json::array();
+  for (const Expectation& e : b.expectations) {
+    nlohmann::json entry = {{e.is_pattern ? "pattern" : "name", e.name}};
+    if (!e.metric.empty()) entry["metric"] = e.metric;
+    entry[e.bound == Bound::kFloor ? "floor" : e.bound == Bound::kCeiling ? "ceiling" : "reference"] = e.value;
+    if (e.tolerance_pct) entry["tolerance_pct"] = *e.tolerance_pct;
+    if (e.warn_pct) entry["warn_pct"] = *e.warn_pct;
+    if (!e.note.empty()) entry["note"] = e.note;
+    out["benchmarks"].push_back(entry);
+  }
+  if (b.compare_tolerance) out["compare_tolerance"] = to_json(*b.compare_tolerance);
+  return out;
+}
+
+namespace {
+
+// Five significant digits: a readable file, and a bound moved by at most 0.005 %.
+double round_figure(double v) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  const double scale = std::pow(10.0, 4 - std::floor(std::log10(std::fabs(v))));
+  return std::round(v * scale) / scale;
+}
+
+std::string model_of(const ResultFile& run) {
+  if (run.gpus.empty()) throw UsageError{kExitBadInput, run.path + ": the run's context lists no GPU"};
+  for (const GpuInfo& g : run.gpus)
+    if (g.name != run.gpus[0].name)
+      throw UsageError{kExitBadInput, run.path + ": the run mixes GPU models (\"" + run.gpus[0].name +
+                                          "\", \"" + g.name + "\"); a baseline is for one model"};
+  return run.gpus[0].name;
+}
+
+}  // namespace
+
+Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
+                       const std::string& filter, int* skipped) {
+  if (runs.empty()) throw UsageError{kExitBadInput, "baseline needs at least one result file"};
+  if (!(tolerance_pct > 0 && tolerance_pct < 100))
+    throw UsageError{kExitBadInput, "--tolerance: a percentage in (0, 100)"};
+  std::regex pattern;
+  try {
+    pattern = std::regex(filter);
+  } catch (const std::regex_error& e) {
+    throw UsageError{kExitBadInput, "--filter: bad regex \"" + filter + "\": " + e.what()};
+  }
+  const ResultFile& first = runs[0];
+  Baseline b;
+  b.applies_to.gpu_model = model_of(first);
+  for (const ResultFile& run : runs)
+    if (model_of(run) != b.applies_to.gpu_model)
+      throw UsageError{kExitBadInput, run.path + ": GPU model \"" + model_of(run) + "\" differs from \"" +
+                                          b.applies_to.gpu_model + "\" of " + first.path};
+  b.applies_to.gpu_count = static_cast<int>(first.gpus.size());
+  // Zero means "unknown" in the context (no NVML), so it is not written as an expectation.
+  int links = 0;
+  for (const GpuInfo& g : first.gpus) links = std::max(links, g.nvlinks_active);
+  if (links > 0) b.applies_to.nvlinks_per_gpu = links;
+  if (first.gpus[0].pcie.gen_max > 0) b.applies_to.pcie_gen = first.gpus[0].pcie.gen_max;
+  if (first.gpus[0].pcie.width_max > 0) b.applies_to.pcie_width = first.gpus[0].pcie.width_max;
+  b.description = "Generated by gpubench baseline from " + std::to_string(runs.size()) +
+                  " run(s) of " + b.applies_to.gpu_model + " with tolerance " +
+                  format_number(tolerance_pct, 3) + "%";
+  // check re-runs what the baseline was measured with: a --quick sweep has other figures.
+  auto command = first.versions.find("command_line");
+  if (command != first.versions.end()) {
+    b.description += "; first run: " + command->second;
+    b.run.quick = (" " + command->second + " ").find(" --quick ") != std::string::npos;
+  }
+
+  std::set<std::string> names, suites;
+  for (const ResultFile& run : runs)
+    for (const BenchmarkResult& bench : run.benchmarks)
+      if (filter.empty() || std::regex_search(bench.name, pattern)) names.insert(bench.name);
+  int left_out = 0;
+  for (const std::string& name : names) {
+    std::vector<double> medians;
+    const MetricResult* metric = nullptr;
+    std::string metric_name;
+    bool all_ok = true;
+    for (const ResultFile& run : runs) {
+      const BenchmarkResult* bench = run.find(name);
+      if (!bench) continue;
+      all_ok = all_ok && bench->ok() && bench->metrics.count(bench->primary_metric);
+      if (!all_ok) break;
+      metric_name = bench->primary_metric;
+      metric = &bench->metrics.at(metric_name);
+      medians.push_back(metric->median);
+      suites.insert(bench->suite);
+    }
+    if (!all_ok || !metric) {
+      ++left_out;
+      continue;
+    }
+    Expectation e;
+    e.name = name;
+    e.metric = metric_name;
+    const double median = median_of(medians);
+    e.bound = metric->higher_is_better ? Bound::kFloor : Bound::kCeiling;
+    const double keep = 1 - tolerance_pct / 100;
+    e.value = round_figure(metric->higher_is_better ? median * keep : median / keep);
+    e.note = "median " + format_number(median, 5) + (metric->unit.empty() ? "" : " " + metric->unit) +
+             " over " + std::to_string(medians.size()) + " run(s)";
+    b.expectations.push_back(e);
+  }
+  b.run.suites.assign(suites.begin(), suites.end());
+  if (skipped) *skipped = left_out;
+  return b;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,303 @@
+#include "harness/analysis/check.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "harness/report/text_table.h"
+
+namespace gpubench {
+
+const char* to_string(LineResult result) {
+  switch (result) {
+    case LineResult::kPass: return "pass";
+    case LineResult::kWarn: return "warn";
+    case LineResult::kFail: return "fail";
+    case LineResult::kMissing: return "missing";
+    case LineResult::kError: return "error";
+  }
+  return "?";
+}
+
+namespace {
+
+[[noreturn]] void mismatch(const Baseline& b, const std::string& field, const ResultFile& run,
+                           const std::string& what) {
+  throw UsageError{kExitBadInput, b.path + ": /applies_to/" + field + ": baseline does not apply to " +
+                                      run.path + ": " + what};
+}
+
+std::string join_ints(const std::vector<GpuInfo>& gpus, int (*get)(const GpuInfo&)) {
+  std::string out;
+  for (const GpuInfo& g : gpus) out += (out.empty() ? "" : ", ") + std::to_string(get(g));
+  return out;
+}
+
+}  // namespace
+
+void verify_applies_to(const Baseline& b, const ResultFile& run) {
+  const AppliesTo& a = b.applies_to;
+  if (run.gpus.empty()) mismatch(b, "gpu_model", run, "the run's context lists no GPU");
+  for (const GpuInfo& g : run.gpus)
+    if (g.name != a.gpu_model)
+      mismatch(b, "gpu_model", run, "baseline is for \"" + a.gpu_model + "\", gpu" +
+                                        std::to_string(g.index) + " is \"" + g.name + "\"");
+  if (a.gpu_count && static_cast<int>(run.gpus.size()) != *a.gpu_count)
+    mismatch(b, "gpu_count", run, "baseline is for " + std::to_string(*a.gpu_count) + " GPUs, the run has " +
+                                      std::to_string(run.gpus.size()));
+  if (a.nvlinks_per_gpu &&
+      std::none_of(run.gpus.begin(), run.gpus.end(),
+                   [&](const GpuInfo& g) { return g.nvlinks_active == *a.nvlinks_per_gpu; }))
+    mismatch(b, "nvlinks_per_gpu", run,
+             "baseline is for " + std::to_string(*a.nvlinks_per_gpu) +
+                 " active NVLinks per GPU, no GPU of the run has that many (active links: " +
+                 join_ints(run.gpus, [](const GpuInfo& g) { return g.nvlinks_active; }) + ")");
+  // PCIe is matched on the link's capability: its current state is a health question.
+  for (const GpuInfo& g : run.gpus) {
+    const std::string gpu = "gpu" + std::to_string(g.index);
+    if (a.pcie_gen && g.pcie.gen_max > 0 && g.pcie.gen_max != *a.pcie_gen)
+      mismatch(b, "pcie_gen", run, "baseline is for PCIe gen" + std::to_string(*a.pcie_gen) + ", " +
+                                       gpu + " supports gen" + std::to_string(g.pcie.gen_max));
+    if (a.pcie_width && g.pcie.width_max > 0 && g.pcie.width_max != *a.pcie_width)
+      mismatch(b, "pcie_width", run, "baseline is for PCIe x" + std::to_string(*a.pcie_width) + ", " +
+                                         gpu + " supports x" + std::to_string(g.pcie.width_max));
+  }
+}
+
+namespace {
+
+struct Target {
+  const Expectation* expectation = nullptr;
+  const BenchmarkResult* benchmark = nullptr;
+  std::string metric;
+};
+
+CheckLine evaluate(const Baseline& baseline, const Target& t) {
+  const Expectation& e = *t.expectation;
+  const BenchmarkResult& b = *t.benchmark;
+  CheckLine line;
+  line.subject = line.benchmark = b.name;
+  line.metric = t.metric;
+  if (!b.ok()) {
+    line.result = LineResult::kError;
+    line.note = b.status + (b.error.empty() ? "" : ": " + b.error);
+    return line;
+  }
+  auto it = b.metrics.find(t.metric);
+  if (it == b.metrics.end()) {
+    line.result = LineResult::kError;
+    line.note = "the run has no metric \"" + t.metric + "\" for this benchmark";
+    return line;
+  }
+  const MetricResult& m = it->second;
+  const double v = m.median;
+  line.value = v;
+  bool floor = e.bound == Bound::kFloor;
+  double bound = e.value;
+  if (e.bound == Bound::kReference) {
+    // A reference bounds the bad direction only: a faster GPU is not a failure.
+    const double tol = e.tolerance_pct.value_or(baseline.tolerance_pct) / 100;
+    floor = m.higher_is_better;
+    bound = floor ? e.value * (1 - tol) : e.value / (1 - tol);
+    line.note = "reference " + format_number(e.value) + " ± " + format_number(tol * 100, 3) + "%";
+  }
+  line.expected = (floor ? ">= " : "<= ") + format_number(bound);
+  const bool beyond = floor ? v < bound : v > bound;
+  // The margin is the ratio by which the figure beats its bound, value/floor or ceiling/value,
+  // so that a floor at median x (1 - t) and a ceiling at median / (1 - t) leave the same
+  // margin at the median.
+  if (floor ? bound > 0 : v > 0) line.margin_pct = 100 * (floor ? v / bound : bound / v) - 100;
+  const double warn = e.warn_pct.value_or(baseline.warn_pct);
+  line.result = beyond ? LineResult::kFail
+                : line.margin_pct && *line.margin_pct < warn ? LineResult::kWarn
+                                                             : LineResult::kPass;
+  if (b.throttled) line.note += std::string(line.note.empty() ? "" : "; ") + "measured throttled";
+  return line;
+}
+
+CheckLine health(const std::string& subject, const std::string& metric, const std::string& expected,
+                 const std::string& note, const std::string& benchmark = "") {
+  CheckLine line;
+  line.subject = subject;
+  line.benchmark = benchmark;
+  line.metric = metric;
+  line.expected = expected;
+  line.note = note;
+  return line;
+}
+
+// Adds a health line unless the policy turns that check off.
+void health_line(std::vector<CheckLine>& lines, Severity severity, bool bad, CheckLine line) {
+  if (severity == Severity::kOff) return;
+  line.result = !bad ? LineResult::kPass
+                : severity == Severity::kFail ? LineResult::kFail
+                                              : LineResult::kWarn;
+  lines.push_back(std::move(line));
+}
+
+// GPUs that pass a check share one line ("health/pcie: 8 GPUs: link at gen5 x16"), so that a
+// healthy node prints a line per check and a problem GPU stands out on a line of its own.
+void fold_passes(std::vector<CheckLine> per_gpu, const std::string& check, std::vector<CheckLine>& lines) {
+  std::vector<CheckLine> passes, problems;
+  for (CheckLine& l : per_gpu) (l.result == LineResult::kPass ? passes : problems).push_back(std::move(l));
+  if (!passes.empty()) {
+    CheckLine folded = passes[0];
+    folded.subject = "health/" + check;
+    const bool alike = std::all_of(passes.begin(), passes.end(),
+                                   [&](const CheckLine& l) { return l.note == passes[0].note; });
+    folded.note = std::to_string(passes.size()) + " GPU(s)" + (alike ? ": " + passes[0].note : " pass");
+    lines.push_back(folded);
+  }
+  lines.insert(lines.end(), problems.begin(), problems.end());
+}
+
+void health_lines(const Baseline& baseline, const ResultFile& run, std::vector<CheckLine>& lines) {
+  const HealthPolicy& h = baseline.health;
+  if (run.nvml_available == false)
+    health_line(lines, Severity::kWarn, true,
+                health("health/nvml", "-", "available",
+                       "NVML unavailable (" + run.nvml_error + "): links, ECC, throttling unchecked"));
+  std::vector<CheckLine> pcie, nvlink, ecc;
+  for (const GpuInfo& g : run.gpus) {
+    const std::string gpu = "health/gpu" + std::to_string(g.index);
+    const PcieLink& p = g.pcie;
+    if (p.gen > 0 && p.width > 0 && p.gen_max > 0 && p.width_max > 0) {
+      const std::string state = "gen" + std::to_string(p.gen) + " x" + std::to_string(p.width);
+      const std::string max = "gen" + std::to_string(p.gen_max) + " x" + std::to_string(p.width_max);
+      if (p.width < p.width_max)
+        health_line(pcie, h.pcie_width, true, health(gpu + "/pcie", "pcie", max, "link trained at " + state));
+      else
+        health_line(pcie, h.pcie_gen, p.gen < p.gen_max,
+                    health(gpu + "/pcie", "pcie", max,
+                           "link at " + state + (p.gen < p.gen_max ? " (idle links may train down)" : "")));
+    }
+    if (auto expected = baseline.applies_to.nvlinks_per_gpu)
+      health_line(nvlink, h.nvlink, g.nvlinks_active < *expected,
+                  health(gpu + "/nvlink", "links_active", ">= " + std::to_string(*expected),
+                         std::to_string(g.nvlinks_active) + " of " + std::to_string(*expected) +
+                             " links active"));
+    if (g.ecc_enabled)
+      health_line(ecc, h.ecc, !*g.ecc_enabled,
+                  health(gpu + "/ecc", "ecc", "enabled", *g.ecc_enabled ? "ECC enabled" : "ECC disabled"));
+  }
+  fold_passes(std::move(pcie), "pcie", lines);
+  fold_passes(std::move(nvlink), "nvlink", lines);
+  fold_passes(std::move(ecc), "ecc", lines);
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (!b.throttled) continue;
+    std::string reasons;
+    for (const std::string& r : b.throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + r;
+    health_line(lines, h.throttling, true,
+                health("health/throttling", "-", "not throttled",
+                       b.name + " throttled" + (reasons.empty() ? "" : ": " + reasons), b.name));
+  }
+}
+
+}  // namespace
+
+CheckReport check_run(const Baseline& baseline, const ResultFile& run) {
+  CheckReport report;
+  report.baseline_path = baseline.path;
+  report.run_path = run.path;
+  // Lines in baseline order; a (benchmark, metric) pair is checked once, by its exact-name
+  // entry if it has one, else by the last pattern that matched it (general patterns first,
+  // specific ones after, as in a .gitignore).
+  std::vector<std::optional<Target>> targets;
+  std::map<std::string, std::size_t> slot;  // "name\nmetric" -> index in targets
+  auto assign = [&](const Expectation& e, const BenchmarkResult& b) {
+    Target t{&e, &b, e.metric.empty() ? b.primary_metric : e.metric};
+    if (t.metric.empty()) t.metric = "-";
+    const std::string key = b.name + "\n" + t.metric;
+    auto it = slot.find(key);
+    if (it == slot.end()) {
+      slot[key] = targets.size();
+      targets.push_back(t);
+      report.lines.emplace_back();
+    } else if (!(e.is_pattern && !targets[it->second]->expectation->is_pattern)) {
+      targets[it->second] = t;
+    }
+  };
+  for (const Expectation& e : baseline.expectations) {
+    std::size_t matched = 0;
+    if (!e.is_pattern) {
+      if (const BenchmarkResult* b = run.find(e.name)) {
+        assign(e, *b);
+        ++matched;
+      }
+    } else {
+      for (const BenchmarkResult& b : run.benchmarks)
+        if (fnmatch(e.name.c_str(), b.name.c_str(), 0) == 0) {
+          assign(e, b);
+          ++matched;
+        }
+    }
+    if (matched) continue;
+    CheckLine line;
+    line.subject = e.name;
+    line.benchmark = e.is_pattern ? "" : e.name;
+    line.metric = e.metric.empty() ? "-" : e.metric;
+    line.result = LineResult::kMissing;
+    line.note = e.is_pattern ? "no benchmark of the run matches this pattern" : "not in the run";
+    targets.emplace_back();
+    report.lines.push_back(line);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i)
+    if (targets[i]) report.lines[i] = evaluate(baseline, *targets[i]);
+  health_lines(baseline, run, report.lines);
+  return report;
+}
+
+int CheckReport::count(LineResult result) const {
+  return static_cast<int>(std::count_if(lines.begin(), lines.end(),
+                                        [&](const CheckLine& l) { return l.result == result; }));
+}
+
+bool CheckReport::failed() const {
+  return count(LineResult::kFail) + count(LineResult::kMissing) + count(LineResult::kError) > 0;
+}
+
+std::vector<std::string> failing_benchmarks(const CheckReport& report) {
+  std::vector<std::string> out;
+  for (const CheckLine& l : report.lines)
+    if ((l.result == LineResult::kFail || l.result == LineResult::kError) && !l.benchmark.empty() &&
+        std::find(out.begin(), out.end(), l.benchmark) == out.end())
+      out.push_back(l.benchmark);
+  return out;
+}
+
+CheckReport check_with_retries(const Baseline& baseline, ResultFile run, int retries,
+                               const Rerun& rerun) {
+  CheckReport report = check_run(baseline, run);
+  std::map<std::string, int> reruns;
+  for (int attempt = 0; attempt < retries; ++attempt) {
+    const std::vector<std::string> names = failing_benchmarks(report);
+    if (names.empty()) break;
+    const ResultFile again = rerun(names);
+    for (const std::string& name : names) {
+      ++reruns[name];
+      if (const BenchmarkResult* fresh = again.find(name)) run.put(*fresh);
+    }
+    report = check_run(baseline, run);
+  }
+  for (CheckLine& line : report.lines) {
+    auto it = reruns.find(line.benchmark);
+    if (it != reruns.end()) line.retries = it->second;
+  }
+  return report;
+}
+
+std::vector<std::string> suites_for(const Baseline& baseline) {
+  if (!baseline.run.suites.empty()) return baseline.run.suites;
+  std::set<std::string> suites;
+  for (const Expectation& e : baseline.expectations) {
+    const std::string first = e.name.substr(0, e.name.find('/'));
+    if (first.find_first_of("*?[\\") != std::string::npos) return {"all"};
+    suites.insert(first);
+  }
+  return {suites.begin(), suites.end()};
+}
+
+}  // namespace gpubench

@@ -1,0 +1,100 @@
+#pragma once
+// `gpubench compare BASE.json NEW.json`: per benchmark and metric, base vs new, change %,
+// noise, significance and a verdict; and the context differences that could explain a change.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/report/result_file.h"
+
+namespace gpubench {
+
+// Regression thresholds, in percent, with per-pattern, per-suite, per-family and per-metric
+// overrides. Lookup, most specific first: the longest matching name pattern (its metric, then
+// itself), family's metric, family, suite's metric, suite, metric, file default, command-line
+// default. Patterns (fnmatch globs over benchmark names) exist for regimes inside a family
+// that vary between processes, such as cache-resident sizes or pageable host memory.
+struct Tolerances {
+  struct Scope {
+    std::optional<double> pct;
+    std::map<std::string, double> metrics;
+  };
+  std::optional<double> default_pct;      // the file's "default_pct"
+  std::map<std::string, Scope> suites;     // by suite name, e.g. "collective"
+  std::map<std::string, Scope> families;   // by "suite/family", e.g. "transfer/copy"
+  std::map<std::string, Scope> patterns;   // by glob over names, e.g. "*/host:pageable/*"
+  std::map<std::string, double> metrics;   // by metric name, e.g. "latency_us"
+
+  double pct_for(const BenchmarkResult& benchmark, const std::string& metric,
+                 double fallback) const;
+};
+// A tolerance file, or a baseline file whose "compare_tolerance" member holds one.
+Tolerances load_tolerances(const std::string& path);
+Tolerances parse_tolerances(const JsonAt& node);
+nlohmann::json to_json(const Tolerances& tolerances);
+
+enum class Verdict { kRegressed, kNotOk, kMissing, kNoisy, kImproved, kNew, kSame };
+const char* to_string(Verdict verdict);
+
+struct MetricComparison {
+  std::string benchmark;   // name in NEW (BASE's when missing there)
+  std::string base_name;   // BASE's name when the pair was matched by parameters
+  std::string metric, unit;
+  bool higher_is_better = true;
+  std::optional<double> base, now;  // headline medians
+  double change_pct = 0;            // (new - base) / |base| in %, or new - base in points
+  bool change_in_points = false;    // a percentage metric: see change_between
+  bool repetitions_tested = false;  // the U test compared repetition medians, not samples
+  double base_noise_pct = 0, new_noise_pct = 0;
+  std::optional<double> p_value;    // when the U test decided
+  double threshold_pct = 0;
+  Verdict verdict = Verdict::kSame;
+  std::string status = "ok";  // NEW's status; a kNotOk line shows it as its verdict
+  std::string note;  // status and error of a benchmark not ok, "throttled", ...
+};
+
+// One context field that differs between runs: its value in each run, in run order.
+struct ContextDifference {
+  std::string field;
+  std::vector<std::string> values;
+};
+std::vector<ContextDifference> context_differences(const std::vector<const ResultFile*>& runs);
+
+struct CompareOptions {
+  double threshold_pct = 3;        // when the tolerances say nothing more specific
+  double alpha = 0.05;             // significance level of the U test
+  // The U test needs this many values a side: repetition medians when both runs have that
+  // many repetitions (they carry run-to-run variation that the samples of one repetition do
+  // not), else the pooled samples; with fewer, non-overlapping noise bands decide.
+  std::size_t min_u_samples = 5;
+  Tolerances tolerances;
+};
+
+struct Comparison {
+  std::string base_path, new_path;
+  std::vector<ContextDifference> context;
+  std::vector<MetricComparison> rows;  // sorted: worst verdicts first, then by name
+  int count(Verdict verdict) const;
+  bool failed() const;  // a regression, or a benchmark not ok in NEW: exit 1
+};
+
+Comparison compare_runs(const ResultFile& base, const ResultFile& now, const CompareOptions& options);
+
+// "table" (changed lines, then a count of unchanged), "md" (the same, for a wiki or a pull
+// request), "json" (every line, for dashboards).
+std::string render_comparison(const Comparison& comparison, const std::string& format);
+// The context-difference header shared by compare and fleet.
+std::string render_context(const std::vector<ContextDifference>& context,
+                           const std::vector<std::string>& run_labels, bool markdown);
+// "+3.21%", "-0.50%": the sign is the direction of the figure, not of goodness.
+std::string format_pct(double pct);
+
+// A metric that is itself a percentage (unit "%", or a name ending in _pct: % of peak, a
+// reduction) changes by percentage points: a relative change means nothing near zero
+// (a reduction going from 10 % to -3 % is not "-131 %"). Thresholds apply to points for them.
+bool is_percentage_metric(const std::string& metric, const std::string& unit);
+// Signed change from `from` to `to`: percent of |from|, or points; +-inf when from is 0.
+double change_between(double from, double to, bool points);
+std::string format_change(double change, bool points);  // "+3.21%" or "+3.21 pt"
+
+}  // namespace gpubench

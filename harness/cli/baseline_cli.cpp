@@ -1,0 +1,41 @@
+// `gpubench baseline RUN.json... --tolerance PCT`: writes a baseline file from runs.
+#include <iostream>
+#include <memory>
+
+#include "harness/analysis/baseline.h"
+#include "harness/cli/commands.h"
+#include "harness/report/report.h"
+
+namespace gpubench {
+
+void add_baseline_command(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("baseline", "Write a baseline file from one or more runs");
+  struct Options {
+    std::vector<std::string> runs;
+    double tolerance_pct = 0;
+    std::string out_path, filter;
+  };
+  auto options = std::make_shared<Options>();
+  cmd->add_option("runs", options->runs, "result files of one GPU model")->required();
+  cmd->add_option("--tolerance", options->tolerance_pct,
+                  "percent below the median (above, for lower-is-better) where a bound sits")
+      ->required()->check(CLI::Range(0.001, 99.999));
+  cmd->add_option("--out", options->out_path, "write here instead of stdout");
+  cmd->add_option("--filter", options->filter, "regex over benchmark names to include");
+  cmd->callback([options, exit_code] {
+    std::vector<ResultFile> runs;
+    for (const std::string& path : options->runs) runs.push_back(load_result_file(path));
+    int skipped = 0;
+    const Baseline baseline = make_baseline(runs, options->tolerance_pct, options->filter, &skipped);
+    const std::string text = to_json(baseline).dump(2) + "\n";
+    if (options->out_path.empty()) std::cout << text;
+    else write_file_atomically(options->out_path, text);
+    std::cerr << "baseline: " << baseline.expectations.size() << " benchmarks from " << runs.size()
+              << " run(s)";
+    if (skipped) std::cerr << "; " << skipped << " left out (not ok in some run)";
+    std::cerr << "\n";
+    *exit_code = baseline.expectations.empty() ? kExitFailure : kExitOk;
+  });
+}
+
+}  // namespace gpubench

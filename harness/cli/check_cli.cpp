@@ -1,0 +1,111 @@
+// `gpubench check`: the command and its renderings.
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "harness/analysis/check.h"
+#include "harness/cli/commands.h"
+#include "harness/report/text_table.h"
+
+namespace gpubench {
+namespace {
+
+std::string note_text(const CheckLine& line) {
+  if (line.retries == 0) return line.note;
+  const std::string retried = (line.result == LineResult::kFail || line.result == LineResult::kError
+                                   ? "still failing after "
+                                   : "after ") +
+                              std::to_string(line.retries) + (line.retries == 1 ? " retry" : " retries");
+  return retried + (line.note.empty() ? "" : "; " + line.note);
+}
+
+std::string summary_line(const CheckReport& r) {
+  std::string out = "check:";
+  for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
+                       LineResult::kError})
+    out += std::string(l == LineResult::kPass ? " " : ", ") + std::to_string(r.count(l)) + " " + to_string(l);
+  return out + (r.failed() ? " -> FAIL\n" : " -> ok\n");
+}
+
+nlohmann::json check_json(const CheckReport& r) {
+  nlohmann::json out = {{"schema", "gpubench-check/1"}, {"baseline", r.baseline_path},
+                        {"run", r.run_path}, {"failed", r.failed()}};
+  for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
+                       LineResult::kError})
+    out["summary"][to_string(l)] = r.count(l);
+  out["lines"] = nlohmann::json::array();
+  for (const CheckLine& l : r.lines)
+    out["lines"].push_back({{"result", to_string(l.result)}, {"subject", l.subject},
+                            {"benchmark", l.benchmark}, {"metric", l.metric},
+                            {"value", l.value ? nlohmann::json(*l.value) : nlohmann::json()},
+                            {"expected", l.expected},
+                            {"margin_pct", l.margin_pct ? nlohmann::json(*l.margin_pct) : nlohmann::json()},
+                            {"retries", l.retries}, {"note", l.note}});
+  return out;
+}
+
+}  // namespace
+
+std::string render_check(const CheckReport& report, const std::string& format) {
+  if (format == "json") return check_json(report).dump(2) + "\n";
+  TextTable table{{"result", "benchmark", "metric", "value", "expected", "margin", "note"},
+                  {}, {false, false, false, true, false, true, false}};
+  for (const CheckLine& l : report.lines)
+    table.rows.push_back({to_string(l.result), l.subject, l.metric,
+                          l.value ? format_number(*l.value) : "-", l.expected.empty() ? "-" : l.expected,
+                          l.margin_pct ? format_pct(*l.margin_pct) : "-", note_text(l)});
+  const bool md = format == "md";
+  return std::string(md ? "### " : "") + "Check: " + report.run_path + " against " +
+         report.baseline_path + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" +
+         summary_line(report);
+}
+
+void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
+  auto* cmd = app.add_subcommand("check", "Hold a run against a baseline of expected figures");
+  struct Options {
+    std::string baseline_path, run_path, format = "table";
+    int retries = 0;
+  };
+  auto options = std::make_shared<Options>();
+  cmd->add_option("--baseline", options->baseline_path, "baseline file, e.g. configs/baselines/h200.json")
+      ->required();
+  cmd->add_option("run", options->run_path, "result file to check; without it, check runs the suites");
+  cmd->add_option("--retries", options->retries,
+                  "re-run failing benchmarks up to N times before a failure stands")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--format", options->format, "table, md or json")
+      ->check(CLI::IsMember({"table", "md", "json"}));
+  cmd->callback([options, exit_code, run_suites] {
+    const Baseline baseline = load_baseline(options->baseline_path);
+    RunRequest request;
+    request.suites = suites_for(baseline);
+    request.filter = baseline.run.filter;
+    request.quick = baseline.run.quick;
+    request.config_path = baseline.run.config;
+    const bool need_runner = options->run_path.empty() || options->retries > 0;
+    if (need_runner && !run_suites)
+      throw UsageError{kExitBadInput, "check: this build cannot run benchmarks; give a RUN.json"};
+    ResultFile run = options->run_path.empty()
+                         ? parse_result_document(run_suites(request), "(benchmark run)")
+                         : load_result_file(options->run_path);
+    verify_applies_to(baseline, run);
+    int attempt = 0;
+    // Retries re-run only the failing benchmarks, by exact name, on this machine.
+    auto rerun = [&](const std::vector<std::string>& names) {
+      std::cerr << "check: retry " << ++attempt << " of " << options->retries << ": re-running "
+                << names.size() << " failing benchmark(s)\n";
+      RunRequest again = request;
+      again.exact_names = names;
+      again.filter.clear();
+      std::set<std::string> suites;
+      for (const std::string& name : names) suites.insert(name.substr(0, name.find('/')));
+      again.suites.assign(suites.begin(), suites.end());
+      return parse_result_document(run_suites(again), "(retry run)");
+    };
+    const CheckReport report = check_with_retries(baseline, std::move(run), options->retries, rerun);
+    std::cout << render_check(report, options->format);
+    *exit_code = report.failed() ? kExitFailure : kExitOk;
+  });
+}
+
+}  // namespace gpubench

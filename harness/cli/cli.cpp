@@ -1,0 +1,48 @@
+#include "harness/cli/cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "gpubench_git_commit.h"
+#include "harness/cli/commands.h"
+#include "harness/report/exit_codes.h"
+
+namespace gpubench {
+namespace {
+
+std::string join_command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + std::string(argv[i]);
+  return line;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  if (const auto worker_exit = worker_entry(argc, argv)) return *worker_exit;
+
+  CLI::App app{"gpubench: GPU node benchmarks (transfer, memory, launch, gemm, conv, attention, collective)"};
+  app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
+  const auto front_end = add_run_front_end(app);
+  int subcommand_exit = kExitOk;
+  add_compare_command(app, &subcommand_exit);
+  add_check_command(app, &subcommand_exit, front_end->suite_runner());
+  add_baseline_command(app, &subcommand_exit);
+
+  try {
+    app.parse(argc, argv);
+    if (const auto code = front_end->subcommand()) return *code;
+    if (!app.get_subcommands().empty()) return subcommand_exit;
+    return front_end->run(join_command_line(argc, argv));
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);
+    std::fprintf(stderr, "gpubench: %s (see gpubench --help)\n", error.what());
+    return kExitBadInput;
+  } catch (const UsageError& error) {
+    std::fprintf(stderr, "gpubench: %s\n", error.message.c_str());
+    return error.code;
+  }
+}
+
+}  // namespace gpubench

@@ -1,0 +1,48 @@
+#pragma once
+// Subcommands that act on result documents rather than running benchmarks. Each add_* function
+// adds its subcommand to the CLI app; when that subcommand is chosen, its callback runs and
+// stores the process exit code (exit_codes.h) in *exit_code. Bad input inside a callback throws
+// UsageError{kExitBadInput, "<file>: <place>: <what>"}.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace gpubench {
+
+// What `check` asks the runner for when it is not given a RUN.json.
+struct RunRequest {
+  std::vector<std::string> suites;        // e.g. {"memory", "transfer"}
+  std::string filter;                     // regex over names; empty = all
+  std::vector<std::string> exact_names;   // non-empty: run only these benchmarks (retries)
+  bool quick = false;
+  std::string config_path;                // --config file, may be empty
+};
+// Runs the benchmarks and returns the gpubench/1 result document.
+using SuiteRunner = std::function<nlohmann::json(const RunRequest&)>;
+
+// The commands that measure (`gpubench [--suite ...]`, `list`, `info`): run_front_end.cpp in a
+// CUDA build, no_run_front_end.cpp in a -DGPUBENCH_CUDA=OFF build, which refuses them.
+class RunFrontEnd {
+ public:
+  virtual ~RunFrontEnd() = default;
+  // After parsing: the exit code of `list` or `info` when one of them was given.
+  virtual std::optional<int> subcommand() = 0;
+  // No subcommand given: run the benchmarks the options select.
+  virtual int run(const std::string& command_line) = 0;
+  // What `check` runs when it is given no RUN.json; empty where nothing can run.
+  virtual SuiteRunner suite_runner() = 0;
+};
+std::unique_ptr<RunFrontEnd> add_run_front_end(CLI::App& app);
+// `gpubench --worker JOB --worker-fd N` (the supervisor re-executing itself): its exit code.
+std::optional<int> worker_entry(int argc, char** argv);
+
+void add_compare_command(CLI::App& app, int* exit_code);
+void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites);
+void add_baseline_command(CLI::App& app, int* exit_code);
+
+}  // namespace gpubench

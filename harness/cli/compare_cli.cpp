@@ -1,0 +1,186 @@
+// `gpubench compare`: the command and its three renderings.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "harness/cli/commands.h"
+#include "harness/analysis/compare.h"
+#include "harness/analysis/fleet.h"
+#include "harness/report/text_table.h"
+
+namespace gpubench {
+
+std::string render_context(const std::vector<ContextDifference>& context,
+                           const std::vector<std::string>& run_labels, bool markdown) {
+  if (context.empty())
+    return "Context: no differences (driver, CUDA, libraries, GPUs, clocks, power, links, host).\n";
+  TextTable table;
+  table.header = {"context"};
+  if (run_labels.size() <= 2) {
+    // Side by side for a pair of runs: the usual before/after question.
+    table.header.insert(table.header.end(), run_labels.begin(), run_labels.end());
+    for (const ContextDifference& d : context) {
+      table.rows.push_back({d.field});
+      table.rows.back().insert(table.rows.back().end(), d.values.begin(), d.values.end());
+    }
+  } else {
+    // A fleet is too wide for a column per run: each distinct value with the runs holding it.
+    table.header.push_back("values");
+    for (const ContextDifference& d : context) {
+      std::vector<std::pair<std::string, std::string>> groups;  // value, runs
+      for (std::size_t r = 0; r < d.values.size(); ++r) {
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const auto& g) { return g.first == d.values[r]; });
+        if (it == groups.end()) groups.emplace_back(d.values[r], run_labels[r]);
+        else it->second += ", " + run_labels[r];
+      }
+      std::string cell;
+      for (const auto& [value, runs] : groups)
+        cell += (cell.empty() ? "" : "; ") + value + " (" + runs + ")";
+      table.rows.push_back({d.field, cell});
+    }
+  }
+  return (markdown ? "#### Context differences\n\n" + table.to_markdown()
+                   : "Context differences:\n" + table.to_text());
+}
+
+namespace {
+
+std::string verdict_text(const MetricComparison& row) {
+  return row.verdict == Verdict::kNotOk ? row.status : to_string(row.verdict);
+}
+
+std::string noise_text(const std::optional<double>& figure, double noise_pct) {
+  return figure && noise_pct > 0 ? "±" + format_number(noise_pct, 2) + "%" : "-";
+}
+
+std::string p_text(const std::optional<double>& p) {
+  if (!p) return "-";
+  if (*p >= 0.001) return format_number(*p, 2);
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1e", *p);
+  return buffer;
+}
+
+std::string note_text(const MetricComparison& row) {
+  if (row.base_name.empty()) return row.note;
+  return "matched by parameters, base name " + row.base_name + (row.note.empty() ? "" : "; " + row.note);
+}
+
+std::string summary_line(const Comparison& c) {
+  std::string out = "compare:";
+  const Verdict order[] = {Verdict::kRegressed, Verdict::kNotOk, Verdict::kMissing, Verdict::kNoisy,
+                           Verdict::kImproved, Verdict::kNew, Verdict::kSame};
+  for (Verdict v : order)
+    out += std::string(v == Verdict::kRegressed ? " " : ", ") + std::to_string(c.count(v)) + " " +
+           (v == Verdict::kNotOk ? "not ok" : to_string(v));
+  return out + (c.failed() ? " -> FAIL\n" : " -> ok\n");
+}
+
+nlohmann::json comparison_json(const Comparison& c) {
+  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  nlohmann::json out = {{"schema", "gpubench-compare/1"}, {"base", c.base_path},
+                        {"new", c.new_path}, {"failed", c.failed()}};
+  out["context_differences"] = nlohmann::json::array();
+  for (const ContextDifference& d : c.context)
+    out["context_differences"].push_back({{"field", d.field}, {"base", d.values[0]}, {"new", d.values[1]}});
+  for (Verdict v : {Verdict::kRegressed, Verdict::kNotOk, Verdict::kMissing, Verdict::kNoisy,
+                    Verdict::kImproved, Verdict::kNew, Verdict::kSame})
+    out["summary"][to_string(v)] = c.count(v);
+  out["rows"] = nlohmann::json::array();
+  for (const MetricComparison& r : c.rows)
+    out["rows"].push_back({{"benchmark", r.benchmark}, {"base_name", r.base_name},
+                           {"metric", r.metric}, {"unit", r.unit},
+                           {"better", r.higher_is_better ? "higher" : "lower"},
+                           {"base", optional(r.base)}, {"new", optional(r.now)},
+                           {"change_pct", r.base && r.now && std::isfinite(r.change_pct)
+                                              ? nlohmann::json(r.change_pct) : nlohmann::json()},
+                           {"change_in_points", r.change_in_points},
+                           {"u_test_on", r.repetitions_tested ? "repetition_medians" : "samples"},
+                           {"base_noise_pct", r.base_noise_pct}, {"new_noise_pct", r.new_noise_pct},
+                           {"p_value", optional(r.p_value)}, {"threshold_pct", r.threshold_pct},
+                           {"verdict", to_string(r.verdict)}, {"status", r.status}, {"note", r.note}});
+  return out;
+}
+
+}  // namespace
+
+std::string render_comparison(const Comparison& c, const std::string& format) {
+  if (format == "json") return comparison_json(c).dump(2) + "\n";
+  const bool md = format == "md";
+  std::string out = std::string(md ? "### " : "") + "Compare: base " + c.base_path + ", new " +
+                    c.new_path + "\n\n" + render_context(c.context, {"base", "new"}, md) + "\n";
+  TextTable table{{"benchmark", "metric", "base", "new", "change", "noise base", "noise new", "p",
+                   "threshold", "verdict", "note"},
+                  {}, {false, false, true, true, true, true, true, true, true, false, false}};
+  // Changed lines first (the rows are sorted worst first); unchanged ones are only counted.
+  for (const MetricComparison& r : c.rows) {
+    if (r.verdict == Verdict::kSame && r.note.empty()) continue;
+    const bool both = r.base && r.now;
+    table.rows.push_back({r.benchmark, r.metric, r.base ? format_number(*r.base) : "-",
+                          r.now ? format_number(*r.now) : "-",
+                          both ? format_change(r.change_pct, r.change_in_points) : "-",
+                          noise_text(r.base, r.base_noise_pct), noise_text(r.now, r.new_noise_pct),
+                          p_text(r.p_value),
+                          both ? format_number(r.threshold_pct, 2) + (r.change_in_points ? " pt" : "%") : "-",
+                          verdict_text(r),
+                          note_text(r)});
+  }
+  const int unchanged = c.count(Verdict::kSame) - static_cast<int>(std::count_if(
+      c.rows.begin(), c.rows.end(), [](const auto& r) { return r.verdict == Verdict::kSame && !r.note.empty(); }));
+  if (!table.rows.empty()) out += (md ? table.to_markdown() : table.to_text()) + "\n";
+  out += std::to_string(unchanged) + " unchanged lines not shown.\n";
+  return out + (md ? "\n" : "") + summary_line(c);
+}
+
+void add_compare_command(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two result files (BASE NEW), or many with --fleet");
+  struct Options {
+    std::vector<std::string> files;
+    std::optional<double> threshold;
+    std::string tolerance_path, format = "table";
+    bool fleet = false;
+  };
+  auto options = std::make_shared<Options>();
+  cmd->add_option("files", options->files, "BASE.json NEW.json, or RUN.json... with --fleet")
+      ->required();  // unreadable files are reported by the loader: file name, reason, exit 2
+  cmd->add_option("--threshold", options->threshold,
+                  "change in percent below which nothing regresses (default 3; 5 with --fleet)")
+      ->check(CLI::Range(0.0, 1000.0));
+  cmd->add_option("--tolerance", options->tolerance_path,
+                  "tolerance file: per-suite, per-family and per-metric thresholds");
+  cmd->add_option("--format", options->format, "table, md or json")
+      ->check(CLI::IsMember({"table", "md", "json"}));
+  cmd->add_flag("--fleet", options->fleet,
+                "many runs of like machines: flag runs worse than the fleet median");
+  cmd->callback([options, exit_code] {
+    const Tolerances tolerances =
+        options->tolerance_path.empty() ? Tolerances{} : load_tolerances(options->tolerance_path);
+    std::vector<ResultFile> runs;
+    for (const std::string& path : options->files) runs.push_back(load_result_file(path));
+    if (options->fleet) {
+      if (runs.size() < 2) throw UsageError{kExitBadInput, "compare --fleet needs at least two result files"};
+      FleetOptions fleet;
+      fleet.threshold_pct = options->threshold.value_or(fleet.threshold_pct);
+      fleet.tolerances = tolerances;
+      const FleetReport report = compare_fleet(runs, fleet);
+      std::cout << render_fleet(report, options->format);
+      *exit_code = report.failed() ? kExitFailure : kExitOk;
+      return;
+    }
+    if (runs.size() != 2)
+      throw UsageError{kExitBadInput, "compare needs exactly two result files, BASE and NEW (or --fleet)"};
+    CompareOptions compare;
+    compare.threshold_pct = options->threshold.value_or(compare.threshold_pct);
+    compare.tolerances = tolerances;
+    const Comparison result = compare_runs(runs[0], runs[1], compare);
+    std::cout << render_comparison(result, options->format);
+    *exit_code = result.failed() ? kExitFailure : kExitOk;
+  });
+}
+
+}  // namespace gpubench

@@ -1,0 +1,180 @@
+#include "harness/cli/run_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "harness/run/config.h"
+#include "harness/report/exit_codes.h"
+#include "harness/core/family.h"
+#include "harness/report/report.h"
+#include "harness/run/supervisor.h"
+#include "harness/system/capture.h"
+
+namespace gpubench {
+namespace {
+
+std::vector<std::string> resolve_suites(const std::vector<std::string>& requested) {
+  const auto known = known_suites();
+  std::vector<std::string> suites;
+  for (const auto& suite : requested.empty() ? std::vector<std::string>{"all"} : requested) {
+    if (suite == "all") {
+      for (const auto& f : registered_families())
+        if (!f->is_hidden() && std::find(suites.begin(), suites.end(), f->suite()) == suites.end())
+          suites.push_back(f->suite());
+    } else if (std::find(known.begin(), known.end(), suite) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += k + ", ";
+      throw UsageError{kExitBadInput, "unknown suite '" + suite + "' (known: " + list + "all)"};
+    } else if (std::find(suites.begin(), suites.end(), suite) == suites.end()) {
+      suites.push_back(suite);
+    }
+  }
+  return suites;
+}
+
+// One progress line on a terminal, rewritten in place; a line per family otherwise.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
+  ~Progress() {
+    if (tty_ && drawn_) std::fputs("\r\033[K", stderr);
+  }
+  void started(const std::string& name) {
+    if (!tty_) return;
+    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done_ + 1, total_, name.c_str());
+    drawn_ = true;
+  }
+  void finished(const BenchResult& result) {
+    ++done_;
+    if (result.status == Status::kFailed || result.status == Status::kTimeout) {
+      if (tty_) std::fputs("\r\033[K", stderr);
+      std::fprintf(stderr, "%s: %s: %s\n", result.name.c_str(), to_string(result.status), result.error.c_str());
+    }
+    if (!tty_ && result.family != family_) {
+      family_ = result.family;
+      std::fprintf(stderr, "[%zu/%zu] %s\n", done_, total_, family_.c_str());
+    }
+  }
+
+ private:
+  std::size_t total_, done_ = 0;
+  bool tty_, drawn_ = false;
+  std::string family_;
+};
+
+}  // namespace
+
+std::vector<int> parse_devices(const std::string& spec, int visible) {
+  std::vector<int> devices;
+  if (spec == "all") {
+    for (int d = 0; d < visible; ++d) devices.push_back(d);
+    return devices;
+  }
+  std::stringstream items(spec);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    std::size_t used = 0;
+    int device = -1;
+    try {
+      device = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || device < 0)
+      throw UsageError{kExitBadInput, "--devices: '" + item + "' is not a device index (use e.g. 0,1 or all)"};
+    if (device >= visible)
+      throw UsageError{kExitBadInput, "--devices: no GPU " + std::to_string(device) + " (" +
+                                          std::to_string(visible) + " visible)"};
+    if (std::find(devices.begin(), devices.end(), device) != devices.end())
+      throw UsageError{kExitBadInput, "--devices: GPU " + item + " given twice"};
+    devices.push_back(device);
+  }
+  if (devices.empty()) throw UsageError{kExitBadInput, "--devices: no device given"};
+  return devices;
+}
+
+nlohmann::json execute_run(const RunOptions& options) {
+  RunConfig config;
+  if (!options.config_path.empty()) config = load_config(options.config_path);
+  const auto suites = resolve_suites(!options.suites.empty() ? options.suites : config.suites);
+  const std::string filter_text = !options.filter.empty() ? options.filter : config.filter.value_or("");
+  std::regex filter;
+  try {
+    filter = std::regex(filter_text.empty() ? "." : filter_text, std::regex::ECMAScript);
+  } catch (const std::regex_error& error) {
+    throw UsageError{kExitBadInput, "--filter: bad regular expression '" + filter_text + "': " + error.what()};
+  }
+
+  RunPlan plan;
+  RunSettings& settings = plan.settings;
+  settings.quick = options.quick;
+  if (options.quick) settings.stop.max_time_s = 0.5, settings.stop.max_noise_pct = 2.0;
+  auto pick = [](double flag, const std::optional<double>& from_config, double fallback) {
+    return flag >= 0 ? flag : from_config.value_or(fallback);
+  };
+  settings.stop.min_time_s = pick(options.min_time_s, config.min_time_s, settings.stop.min_time_s);
+  settings.stop.max_noise_pct = pick(options.max_noise_pct, config.max_noise_pct, settings.stop.max_noise_pct);
+  settings.stop.max_time_s = pick(options.max_time_s, config.max_time_s, settings.stop.max_time_s);
+  settings.timeout_s = pick(options.timeout_s, config.timeout_s, settings.timeout_s);
+  settings.stop.min_samples = config.min_samples.value_or(settings.stop.min_samples);
+  settings.repetitions = options.repetitions > 0 ? options.repetitions : config.repetitions.value_or(1);
+
+  std::vector<const Family*> families;
+  for (const auto& f : registered_families())
+    if (std::find(suites.begin(), suites.end(), f->suite()) != suites.end()) families.push_back(f.get());
+  const Context context = capture_context();
+  const int visible = static_cast<int>(context.gpus.size());
+  if (visible > 0 && !context.nvml_available)
+    std::fprintf(stderr, "gpubench: note: NVML unavailable (%s): no link, clock or throttle data\n",
+                 context.nvml_error.c_str());
+  // Without a GPU, expand as if there were one, so that the filter decides whether the
+  // selection needed one (exit 3) or selected nothing (exit 2).
+  // Without a GPU the indices cannot be checked, but a malformed --devices is still bad usage.
+  if (visible == 0 && options.devices != "all") parse_devices(options.devices, std::numeric_limits<int>::max());
+  plan.expand.devices = visible > 0 ? parse_devices(options.devices, visible) : std::vector<int>{0};
+  plan.expand.quick = options.quick;
+  plan.expand.axis_overrides = config.axis_overrides;
+  settings.devices = plan.expand.devices;
+
+  for (const Family* f : families) {
+    for (auto& instance : f->expand(plan.expand)) {
+      const bool wanted = options.exact_names.empty()
+                              ? std::regex_search(instance.name, filter)
+                              : std::find(options.exact_names.begin(), options.exact_names.end(),
+                                          instance.name) != options.exact_names.end();
+      if (wanted) plan.instances.push_back(std::move(instance));
+    }
+  }
+  const bool needs_gpu = std::any_of(plan.instances.begin(), plan.instances.end(),
+                                     [](const Instance& i) { return i.family->needs_gpu(); });
+  if (needs_gpu && visible == 0)
+    throw UsageError{kExitNoGpu, "no usable GPU: " + (context.gpu_error.empty() ? "none visible" : context.gpu_error)};
+  if (plan.instances.empty()) {
+    std::string suite_list;
+    for (const auto& s : suites) suite_list += (suite_list.empty() ? "" : ",") + s;
+    throw UsageError{kExitBadInput, "--filter '" + filter_text + "' matches no benchmark in suite(s) " + suite_list};
+  }
+
+  Progress progress(plan.instances.size() * static_cast<std::size_t>(settings.repetitions));
+  RunObserver observer;
+  observer.started = [&](const std::string& name) { progress.started(name); };
+  observer.finished = [&](const BenchResult& result) { progress.finished(result); };
+  const auto results = run_plan(plan, context, options.isolate, observer);
+  return make_document(context, results, options.command_line);
+}
+
+int exit_code_of(const nlohmann::json& document) {
+  for (const auto& entry : document.at("benchmarks")) {
+    const std::string status = entry.at("gpubench").value("status", "failed");
+    if (status == "failed" || status == "timeout") return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace gpubench

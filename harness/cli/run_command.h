@@ -1,0 +1,22 @@
+#pragma once
+// The run path shared by `gpubench --suite ...` and `gpubench check`: select families and
+// instances, validate devices and inputs, run them under the supervisor, build the document.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/cli/commands.h"
+#include "harness/cli/run_options.h"
+
+namespace gpubench {
+
+
+// Runs and returns the document; throws UsageError for bad input (exit 2) or no GPU (exit 3).
+nlohmann::json execute_run(const RunOptions& options);
+// 0 when every benchmark is ok or skipped, 1 when any failed or timed out.
+int exit_code_of(const nlohmann::json& document);
+// Parses --devices ("all" or "0,2") against the number of visible GPUs.
+std::vector<int> parse_devices(const std::string& spec, int visible);
+
+}  // namespace gpubench

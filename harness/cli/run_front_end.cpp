@@ -1,0 +1,111 @@
+// The front end of everything that runs benchmarks: `gpubench [--suite ...]`, `list`, `info`,
+// the worker entry point, and the runner that `check` uses when it is given no RUN.json.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "harness/cli/commands.h"
+#include "harness/cli/run_command.h"
+#include "harness/core/family.h"
+#include "harness/report/context.h"
+#include "harness/report/exit_codes.h"
+#include "harness/report/report.h"
+#include "harness/report/text_table.h"
+#include "harness/run/supervisor.h"
+#include "harness/system/capture.h"
+
+namespace gpubench {
+namespace {
+
+// One block per family: name, description, then each axis with its default values.
+int list_families(const std::vector<std::string>& suites) {
+  std::string text;
+  for (const auto& f : registered_families()) {
+    const bool asked = std::find(suites.begin(), suites.end(), f->suite()) != suites.end();
+    if (suites.empty() ? f->is_hidden() : !asked) continue;
+    TextTable axes;
+    axes.header = {"  axis", "default sweep"};
+    for (const auto& axis : f->axes()) {
+      std::string values = axis.kind == Axis::Kind::kGpu ? "<each selected GPU>" : "";
+      for (std::size_t i = 0; i < axis.values.size(); ++i) values += (i ? ", " : "") + axis.values[i];
+      axes.rows.push_back({"  " + axis.name, values});
+    }
+    if (f->is_per_device()) axes.rows.push_back({"  gpu", "<each selected GPU>"});
+    text += f->name() + "\n  " + f->description() + "\n" + axes.to_text() + "\n";
+  }
+  if (text.empty()) throw UsageError{kExitBadInput, "list: no family in the given suite(s)"};
+  std::cout << text;
+  return kExitOk;
+}
+
+// Refuses an --out that cannot be written before anything runs: a run can take hours.
+void check_out_path(const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw UsageError{kExitBadInput, path + ": cannot write: no directory " + dir.string()};
+  if (std::filesystem::is_directory(target, ec))
+    throw UsageError{kExitBadInput, path + ": cannot write: it is a directory"};
+}
+
+class BenchmarkFrontEnd : public RunFrontEnd {
+ public:
+  explicit BenchmarkFrontEnd(CLI::App& app) { add_run_options(app, line_); }
+
+  std::optional<int> subcommand() override {
+    if (line_.list->parsed()) return list_families(line_.list_suites);
+    if (line_.info->parsed()) {
+      const Context context = capture_context();
+      std::cout << format_info(context);
+      return context.gpus.empty() ? kExitNoGpu : kExitOk;
+    }
+    return std::nullopt;
+  }
+
+  int run(const std::string& command_line) override {
+    const Format out_format = parse_format(line_.format);
+    line_.run.isolate = !line_.no_isolate;
+    line_.run.command_line = command_line;
+    if (!line_.out_path.empty()) check_out_path(line_.out_path);  // before the run, not after it
+    const nlohmann::json document = execute_run(line_.run);
+    if (!line_.out_path.empty()) write_file_atomically(line_.out_path, document.dump(2) + "\n");
+    std::cout << render(document, out_format) << std::flush;
+    return exit_code_of(document);
+  }
+
+  SuiteRunner suite_runner() override {
+    return [](const RunRequest& request) {
+      RunOptions options;
+      options.suites = request.suites;
+      options.filter = request.filter;
+      options.exact_names = request.exact_names;
+      options.quick = request.quick;
+      options.config_path = request.config_path;
+      options.command_line = "gpubench check";
+      return execute_run(options);
+    };
+  }
+
+ private:
+  RunCommandLine line_;
+};
+
+}  // namespace
+
+std::optional<int> worker_entry(int argc, char** argv) {
+  // A worker is the parent re-executing itself; it takes no other flags.
+  if (argc == 5 && std::strcmp(argv[1], "--worker") == 0 && std::strcmp(argv[3], "--worker-fd") == 0)
+    return worker_main(argv[2], std::atoi(argv[4]));
+  return std::nullopt;
+}
+
+std::unique_ptr<RunFrontEnd> add_run_front_end(CLI::App& app) {
+  return std::make_unique<BenchmarkFrontEnd>(app);
+}
+
+}  // namespace gpubench

@@ -1,0 +1,36 @@
+#pragma once
+// The options of `gpubench [--suite ...]`, declared once for the CUDA build, which runs them,
+// and for the -DGPUBENCH_CUDA=OFF build, which refuses them with the reason.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace gpubench {
+
+struct RunOptions {
+  std::vector<std::string> suites;  // empty: from --config, else all
+  std::string filter;
+  std::vector<std::string> exact_names;
+  std::string devices = "all";
+  std::string config_path;
+  bool quick = false;
+  double min_time_s = -1, max_noise_pct = -1, timeout_s = -1, max_time_s = -1;  // <0: default
+  int repetitions = 0;                                                         // 0: default
+  bool isolate = true;
+  std::string command_line;
+};
+
+// Where the options of a run are parsed into.
+struct RunCommandLine {
+  RunOptions run;
+  std::string format = "table", out_path;
+  bool no_isolate = false;
+  CLI::App* list = nullptr;  // `gpubench list`
+  std::vector<std::string> list_suites;
+  CLI::App* info = nullptr;  // `gpubench info`
+};
+
+void add_run_options(CLI::App& app, RunCommandLine& line);
+
+}  // namespace gpubench

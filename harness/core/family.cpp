@@ -1,0 +1,223 @@
+#include "harness/core/family.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+
+namespace gpubench {
+
+bool Params::has(const std::string& axis) const {
+  for (const auto& [name, value] : values)
+    if (name == axis) return true;
+  return false;
+}
+
+const std::string& Params::str(const std::string& axis) const {
+  for (const auto& [name, value] : values)
+    if (name == axis) return value;
+  throw std::out_of_range("no axis '" + axis + "'");
+}
+
+std::int64_t Params::integer(const std::string& axis) const { return std::stoll(str(axis)); }
+
+int Params::gpu(const std::string& axis) const {
+  const std::string& value = str(axis);
+  if (value.rfind("gpu", 0) != 0) throw std::invalid_argument("axis '" + axis + "' is not a GPU");
+  return std::stoi(value.substr(3));
+}
+
+nlohmann::json Params::to_json() const {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto& [name, value] = values[i];
+    if (kinds[i] == Axis::Kind::kInt)
+      out[name] = std::stoll(value);
+    else
+      out[name] = value;
+  }
+  return out;
+}
+
+Family::Family(std::string full_name) : name_(std::move(full_name)) {}
+
+std::string Family::suite() const { return name_.substr(0, name_.find('/')); }
+
+Family& Family::describe(std::string text) {
+  description_ = std::move(text);
+  return *this;
+}
+
+Family& Family::axis(std::string name, std::vector<std::string> values) {
+  axes_.push_back({std::move(name), Axis::Kind::kString, std::move(values), {}});
+  return *this;
+}
+
+Family& Family::axis(std::string name, std::initializer_list<const char*> values) {
+  return axis(std::move(name), std::vector<std::string>(values.begin(), values.end()));
+}
+
+Family& Family::axis(std::string name, std::vector<std::int64_t> values) {
+  Axis axis{std::move(name), Axis::Kind::kInt, {}, {}};
+  for (auto v : values) axis.values.push_back(std::to_string(v));
+  axes_.push_back(std::move(axis));
+  return *this;
+}
+
+Family& Family::axis_pow2(std::string name, int lo, int hi, int step) {
+  std::vector<std::int64_t> values;
+  for (int e = lo; e <= hi; e += step) values.push_back(std::int64_t{1} << e);
+  return axis(std::move(name), std::move(values));
+}
+
+Family& Family::axis_gpus(std::string name) {
+  axes_.push_back({std::move(name), Axis::Kind::kGpu, {}, {}});
+  return *this;
+}
+
+Axis& Family::last_axis(const char* what) {
+  if (axes_.empty()) throw std::logic_error(name_ + ": " + what + " before any axis");
+  return axes_.back();
+}
+
+Family& Family::quick(std::vector<std::string> values) {
+  last_axis("quick()").quick_values = std::move(values);
+  return *this;
+}
+
+Family& Family::quick(std::vector<std::int64_t> values) {
+  auto& axis = last_axis("quick()");
+  axis.quick_values.clear();
+  for (auto v : values) axis.quick_values.push_back(std::to_string(v));
+  return *this;
+}
+
+Family& Family::per_device() {
+  per_device_ = true;
+  return *this;
+}
+
+Family& Family::where(std::function<bool(const Params&)> keep) {
+  keep_.push_back(std::move(keep));
+  return *this;
+}
+
+Family& Family::needs_gpus(int count) {
+  min_gpus_ = count;
+  return *this;
+}
+
+Family& Family::cpu_only() {
+  needs_gpu_ = false;
+  min_gpus_ = 0;
+  return *this;
+}
+
+Family& Family::hidden() {
+  hidden_ = true;
+  return *this;
+}
+
+Family& Family::quiet_host() {
+  quiet_host_ = true;
+  return *this;
+}
+
+Family& Family::run(std::function<void(State&)> body) {
+  body_ = std::move(body);
+  return *this;
+}
+
+std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
+  std::vector<Axis> axes = axes_;
+  if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}});
+  for (auto& axis : axes) {
+    if (axis.kind == Axis::Kind::kGpu) {
+      axis.values.clear();
+      for (int d : options.devices) axis.values.push_back("gpu" + std::to_string(d));
+    }
+    const auto family_overrides = options.axis_overrides.find(name_);
+    if (family_overrides != options.axis_overrides.end() && family_overrides->contains(axis.name)) {
+      axis.values.clear();
+      for (const auto& v : (*family_overrides)[axis.name])
+        axis.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+    } else if (options.quick && !axis.quick_values.empty()) {
+      axis.values = axis.quick_values;
+    }
+  }
+  return axes;
+}
+
+std::string instance_name(const std::string& family_name, const Params& params) {
+  std::string name = family_name;
+  for (const auto& [axis, value] : params.values) name += "/" + axis + ":" + value;
+  return name;
+}
+
+std::vector<Instance> Family::expand(const ExpandOptions& options) const {
+  std::vector<Instance> instances;
+  if (static_cast<int>(options.devices.size()) < min_gpus_) {
+    Instance skipped{this, name_, {}, options.devices.empty() ? 0 : options.devices[0], {}};
+    skipped.skip_reason = "needs " + std::to_string(min_gpus_) + " GPUs (" +
+                          std::to_string(options.devices.size()) + " selected)";
+    instances.push_back(std::move(skipped));
+    return instances;
+  }
+  const std::vector<Axis> axes = resolved_axes(options);
+  std::vector<std::size_t> index(axes.size(), 0);
+  for (const auto& axis : axes)
+    if (axis.values.empty()) return instances;
+  while (true) {
+    Params params;
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      params.values.emplace_back(axes[a].name, axes[a].values[index[a]]);
+      params.kinds.push_back(axes[a].kind);
+    }
+    const bool keep = std::all_of(keep_.begin(), keep_.end(), [&](const auto& k) { return k(params); });
+    if (keep) {
+      const int device = per_device_ ? params.gpu("gpu") : (options.devices.empty() ? 0 : options.devices[0]);
+      instances.push_back({this, instance_name(name_, params), params, device, {}});
+    }
+    // Odometer over the axes, last axis fastest, so names come out in declaration order.
+    std::size_t a = axes.size();
+    while (a > 0) {
+      --a;
+      if (++index[a] < axes[a].values.size()) break;
+      index[a] = 0;
+      if (a == 0) return instances;
+    }
+    if (axes.empty()) return instances;
+  }
+}
+
+namespace {
+std::vector<std::unique_ptr<Family>>& registry() {
+  static std::vector<std::unique_ptr<Family>> families;
+  return families;
+}
+}  // namespace
+
+Family& family(const std::string& full_name) {
+  if (full_name.find('/') == std::string::npos)
+    throw std::logic_error("family name must be suite/family: " + full_name);
+  for (auto& f : registry())
+    if (f->name() == full_name) return *f;
+  registry().push_back(std::make_unique<Family>(full_name));
+  return *registry().back();
+}
+
+const std::vector<std::unique_ptr<Family>>& registered_families() { return registry(); }
+
+const Family* find_family(const std::string& full_name) {
+  for (const auto& f : registry())
+    if (f->name() == full_name) return f.get();
+  return nullptr;
+}
+
+std::vector<std::string> known_suites() {
+  std::vector<std::string> suites;
+  for (const auto& f : registry())
+    if (std::find(suites.begin(), suites.end(), f->suite()) == suites.end()) suites.push_back(f->suite());
+  return suites;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,204 @@
+#include "harness/core/state.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "harness/core/cuda_check.h"
+#include "harness/core/streams.h"
+#include "harness/core/timing_events.h"
+
+namespace gpubench {
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A batch of operations captured once into a graph; the launch of the graph is the sample.
+class CapturedBatch {
+ public:
+  CapturedBatch(cudaStream_t stream, int ops, const std::function<void(cudaStream_t)>& op) {
+    GPUBENCH_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < ops; ++i) op(stream);
+    GPUBENCH_CUDA(cudaStreamEndCapture(stream, &graph_));
+    GPUBENCH_CUDA(cudaGraphInstantiate(&exec_, graph_, 0));
+    GPUBENCH_CUDA(cudaGraphUpload(exec_, stream));
+  }
+  ~CapturedBatch() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    if (graph_) cudaGraphDestroy(graph_);
+  }
+  CapturedBatch(const CapturedBatch&) = delete;
+  CapturedBatch& operator=(const CapturedBatch&) = delete;
+  void launch(cudaStream_t stream) { GPUBENCH_CUDA(cudaGraphLaunch(exec_, stream)); }
+
+ private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+}  // namespace
+
+State::State(const Instance& instance, const RunSettings& settings, const Context& context)
+    : instance_(instance), settings_(settings), context_(context), devices_(settings.devices) {
+  result_.name = instance.name;
+  result_.family = instance.family->name();
+  result_.suite = instance.family->suite();
+  result_.params = instance.params.to_json();
+}
+
+const GpuInfo& State::gpu(int device) const {
+  for (const auto& g : context_.gpus)
+    if (g.index == device) return g;
+  throw std::out_of_range("no context for GPU " + std::to_string(device));
+}
+
+cudaStream_t State::stream() { return worker_stream(device()); }
+
+double State::warm_up(const std::function<double()>& sample) {
+  const double start = now_s();
+  double last = 0;
+  for (int calls = 0; calls < 2 || now_s() - start < settings_.warmup_s; ++calls) last = sample();
+  return last;
+}
+
+void State::sample_loop(const std::function<double()>& sample, int ops_per_sample) {
+  if (measured_) throw std::logic_error("a benchmark may have only one measured region");
+  measured_ = true;
+  StopState stop;
+  const double start = now_s();
+  recording_ = true;
+  StopReason reason = StopReason::kContinue;
+  while (reason == StopReason::kContinue) {
+    const double seconds = sample();
+    stop.samples.push_back(seconds);
+    stop.measured_s += seconds;
+    stop.elapsed_s = now_s() - start;
+    reason = should_stop(settings_.stop, stop);
+  }
+  recording_ = false;
+  ops_per_sample_ = ops_per_sample;
+  for (double s : stop.samples) op_seconds_.push_back(s / ops_per_sample);
+  result_.notes["stopped_by"] = to_string(reason);
+  result_.notes["noise_pct"] = median_noise_pct(stop.samples);
+}
+
+void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {
+  cudaStream_t s = stream();
+  TimingEvents events;
+  auto one_op = [&] { return events.time(s, [&] { op(s); }); };
+  const double op_s = warm_up(one_op);
+  int ops = 1;
+  if (op_s < settings_.batch_below_s)
+    ops = std::clamp(static_cast<int>(std::ceil(settings_.batch_target_s / std::max(op_s, 1e-7))), 1, 10000);
+  result_.notes["batching"] = ops == 1 ? "none" : (batching == Batching::kGraph ? "graph" : "stream");
+  if (ops > 1 && batching == Batching::kGraph) {
+    CapturedBatch batch(s, ops, op);
+    auto sample = [&] { return events.time(s, [&] { batch.launch(s); }); };
+    warm_up(sample);
+    sample_loop(sample, ops);
+    return;
+  }
+  auto sample = [&] {
+    return events.time(s, [&] {
+      for (int i = 0; i < ops; ++i) op(s);
+    });
+  };
+  if (ops > 1) warm_up(sample);
+  sample_loop(sample, ops);
+}
+
+void State::measure_host(const std::function<void()>& op_batch, int ops_per_call) {
+  auto sample = [&] {
+    const double t0 = now_s();
+    op_batch();
+    return now_s() - t0;
+  };
+  warm_up(sample);
+  result_.notes["clock"] = "host";
+  sample_loop(sample, ops_per_call);
+}
+
+void State::measure_manual(const std::function<double()>& sample, int ops_per_sample) {
+  warm_up(sample);
+  sample_loop(sample, ops_per_sample);
+}
+
+void State::declare_metric(const std::string& metric, const std::string& unit, bool higher_is_better) {
+  auto& m = result_.metrics[metric];
+  m.unit = unit;
+  m.higher_is_better = higher_is_better;
+}
+
+void State::record(const std::string& metric, double value) {
+  auto it = result_.metrics.find(metric);
+  if (it == result_.metrics.end()) throw std::logic_error("record() of undeclared metric " + metric);
+  if (recording_) it->second.values.push_back(value);
+}
+
+void State::count_bytes(double bytes_per_op) { bytes_per_op_ = bytes_per_op; }
+void State::count_flops(double flops_per_op) { flops_per_op_ = flops_per_op; }
+
+void State::report_time_as(const std::string& metric, const std::string& unit, double scale) {
+  time_metrics_.push_back({metric, unit, scale});
+}
+
+void State::set_primary_metric(const std::string& metric) { primary_ = metric; }
+
+void State::set_peak(double peak, const std::string& source) {
+  if (peak > 0) result_.peak = peak;
+  result_.peak_source = source;
+}
+
+void State::note(const std::string& key, nlohmann::json value) { result_.notes[key] = std::move(value); }
+
+void State::verify(bool ok, const std::string& what) {
+  verify_called_ = true;
+  if (!ok) {
+    verify_ok_ = false;
+    verify_failures_ += (verify_failures_.empty() ? "" : "; ") + what;
+  }
+}
+
+void State::skip(const std::string& reason) { throw SkipSignal{reason}; }
+void State::fail(const std::string& reason) { throw std::runtime_error(reason); }
+
+BenchResult State::finish() {
+  BenchResult result = std::move(result_);
+  auto add = [&](const std::string& name, const std::string& unit, bool higher, double per_op_scale,
+                 bool invert) {
+    Metric& m = result.metrics[name];
+    m.unit = unit;
+    m.higher_is_better = higher;
+    for (double t : op_seconds_) m.values.push_back(invert ? per_op_scale / t : t * per_op_scale);
+  };
+  add("time_us", "us", false, 1e6, false);
+  for (const auto& t : time_metrics_) add(t.name, t.unit, false, t.scale, false);
+  if (bytes_per_op_ > 0) add("bandwidth_gbps", "GB/s", true, bytes_per_op_ / 1e9, true);
+  if (flops_per_op_ > 0) add("tflops", "TFLOP/s", true, flops_per_op_ / 1e12, true);
+  result.primary_metric = !primary_.empty() ? primary_
+                          : bytes_per_op_ > 0 ? "bandwidth_gbps"
+                          : flops_per_op_ > 0 ? "tflops"
+                          : !time_metrics_.empty() ? time_metrics_.front().name
+                                                   : "time_us";
+  result.iterations = static_cast<long long>(op_seconds_.size()) * ops_per_sample_;
+  result.ops_per_sample = ops_per_sample_;
+  if (bytes_per_op_ > 0) result.notes["bytes_per_op"] = bytes_per_op_;
+  if (flops_per_op_ > 0) result.notes["flops_per_op"] = flops_per_op_;
+  // Launch figures depend on it (harness/streams.h); written so two runs can be told apart.
+  if (const int streams = streams_created(device()); streams > 0) result.notes["process_streams"] = streams;
+  result.verified = verify_called_ && verify_ok_;
+  std::string failure;
+  if (!measured_) failure = "the benchmark marked no measured region";
+  else if (!verify_called_) failure = "the benchmark did not verify its output";
+  else if (!verify_ok_) failure = "verification failed: " + verify_failures_;
+  if (!failure.empty()) {
+    result.status = Status::kFailed;
+    result.error = failure;
+    result.metrics.clear();  // a result that did not verify reports no figure
+  }
+  return result;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,109 @@
+#pragma once
+// The per-benchmark state a family's run function works against: its parameters and device,
+// the measured region, the work it counts, its verification. The harness does everything
+// else (warm-up, batching, stopping, statistics, telemetry, output).
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/report/context.h"
+#include "harness/core/family.h"
+#include "harness/report/result.h"
+#include "harness/report/stats.h"
+
+namespace gpubench {
+
+struct RunSettings {
+  StopRule stop;
+  double warmup_s = 0.02;   // warm-up runs at least this long (and at least twice)
+  double batch_below_s = 20e-6;    // ops shorter than this are batched...
+  double batch_target_s = 200e-6;  // ...until a sample lasts about this long
+  int repetitions = 1;
+  double timeout_s = 120;   // per benchmark, enforced by the supervising parent
+  bool quick = false;
+  std::vector<int> devices{0};  // every GPU selected for the run
+};
+
+// How `measure` issues a batch of operations for one sample.
+enum class Batching {
+  kStream,  // back to back on the stream (safe for anything)
+  kGraph,   // captured once into a CUDA graph and replayed: launch gaps stay out of short ops
+};
+
+class State {
+ public:
+  State(const Instance& instance, const RunSettings& settings, const Context& context);
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+
+  const Params& params() const { return instance_.params; }
+  std::int64_t get_int(const std::string& axis) const { return instance_.params.integer(axis); }
+  const std::string& get_str(const std::string& axis) const { return instance_.params.str(axis); }
+  int get_gpu(const std::string& axis) const { return instance_.params.gpu(axis); }
+  int device() const { return instance_.device; }
+  const std::vector<int>& devices() const { return devices_; }
+  const GpuInfo& gpu(int device) const;  // context of a selected device
+  const Context& context() const { return context_; }
+  bool quick() const { return settings_.quick; }
+  // The worker's stream on device() (harness/streams.h): every benchmark of the process shares it.
+  cudaStream_t stream();
+
+  // ---- measured region: exactly one of these per run ----
+  // Device work that `op` enqueues on the stream, timed with CUDA events.
+  void measure(const std::function<void(cudaStream_t)>& op, Batching batching = Batching::kStream);
+  // Host wall clock around `op_batch`, which performs `ops_per_call` operations and waits for
+  // whatever it must (enqueue cost is measured by not waiting).
+  void measure_host(const std::function<void()>& op_batch, int ops_per_call = 1);
+  // The benchmark times each sample itself (several streams or devices at once) and returns
+  // the seconds that `ops_per_sample` operations took.
+  void measure_manual(const std::function<double()>& sample, int ops_per_sample = 1);
+  // A per-sample value of a secondary metric, from inside a measured sample; warm-up values
+  // are dropped. The metric must be declared first.
+  void record(const std::string& metric, double value);
+
+  // ---- what one operation does ----
+  void count_bytes(double bytes_per_op);   // derives bandwidth_gbps
+  void count_flops(double flops_per_op);   // derives tflops
+  // Report the time of one operation also as `metric` (e.g. "latency_ns", scale 1e9).
+  void report_time_as(const std::string& metric, const std::string& unit, double scale);
+  void declare_metric(const std::string& metric, const std::string& unit, bool higher_is_better);
+  void set_primary_metric(const std::string& metric);
+  // Theoretical value of the primary metric (same unit), for % of peak, and where it comes from.
+  void set_peak(double peak, const std::string& source);
+  void note(const std::string& key, nlohmann::json value);
+
+  // ---- verification: every run must verify its output at least once ----
+  void verify(bool ok, const std::string& what);
+  [[noreturn]] void skip(const std::string& reason);
+  [[noreturn]] void fail(const std::string& reason);
+
+  // The harness's side, after the run function returns.
+  BenchResult finish();
+
+ private:
+  void sample_loop(const std::function<double()>& sample, int ops_per_sample);
+  // Runs `sample` for the warm-up period; returns the last sample's seconds.
+  double warm_up(const std::function<double()>& sample);
+
+  const Instance& instance_;
+  RunSettings settings_;
+  const Context& context_;
+  std::vector<int> devices_;
+  bool measured_ = false;
+  bool recording_ = false;
+  bool verify_called_ = false;
+  bool verify_ok_ = true;
+  std::string verify_failures_;
+  double bytes_per_op_ = 0, flops_per_op_ = 0;
+  struct TimeMetric { std::string name, unit; double scale; };
+  std::vector<TimeMetric> time_metrics_;
+  std::vector<double> op_seconds_;  // per-op time of each sample
+  int ops_per_sample_ = 1;
+  std::string primary_;
+  BenchResult result_;
+};
+
+}  // namespace gpubench

@@ -1,3 +1,0 @@
-#include "harness/cli.h"
-
-int main(int argc, char** argv) { return gpubench::run_cli(argc, argv); }

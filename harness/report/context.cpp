@@ -1,0 +1,391 @@
+// The context as JSON (context.gpubench of a result document, minus the fields the reporter
+// adds: schema, version, git_commit, command_line) and as the text of `gpubench info`.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
+
+#include "harness/report/context.h"
+#include "harness/report/text_table.h"
+
+namespace gpubench {
+namespace {
+
+using nlohmann::json;
+
+json optional_bool(const std::optional<bool>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+// Readers of old or hand-edited files: a missing or mistyped field reads as unknown.
+template <typename T>
+T field(const json& object, const char* key, T fallback) {
+  if (!object.is_object()) return fallback;
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return fallback;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return it->is_string() ? it->template get<std::string>() : fallback;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return it->is_boolean() ? it->template get<bool>() : fallback;
+  } else {
+    return it->is_number() ? it->template get<T>() : fallback;
+  }
+}
+
+std::optional<bool> field_optional_bool(const json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key) || !object[key].is_boolean()) return {};
+  return object[key].get<bool>();
+}
+
+std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+
+std::string yes_no(const std::optional<bool>& value, const char* yes, const char* no) {
+  return value ? (*value ? yes : no) : "unknown";
+}
+
+std::string pcie_text(int gen, int width) {
+  if (gen == 0 && width == 0) return "unknown";
+  return (gen ? "Gen" + std::to_string(gen) : std::string("Gen?")) + " x" +
+         (width ? std::to_string(width) : std::string("?"));
+}
+
+std::string gbps(double value) { return value > 0 ? format_number(value) + " GB/s" : "unknown"; }
+
+std::string bytes_text(std::uint64_t bytes) {
+  if (bytes == 0) return "unknown";
+  const double mib = static_cast<double>(bytes) / (1 << 20);
+  return mib >= 1024 ? format_number(mib / 1024) + " GiB" : format_number(mib) + " MiB";
+}
+
+std::string gpu_label(const GpuInfo& g) { return "GPU" + std::to_string(g.index); }
+
+std::string gpu_block(const GpuInfo& g) {
+  TextTable table;
+  table.header = {"GPU " + std::to_string(g.index), or_dash(g.name)};
+  auto row = [&](const std::string& key, const std::string& value) {
+    table.rows.push_back({key, value});
+  };
+  row("UUID", or_dash(g.uuid));
+  row("PCI bus id", or_dash(g.pci_bus_id));
+  row("NUMA node", g.numa_node >= 0 ? std::to_string(g.numa_node) : "none");
+  row("compute capability",
+      std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + ", " +
+          std::to_string(g.sm_count) + " SMs");
+  row("memory", bytes_text(g.memory_bytes) + ", " + std::to_string(g.memory_bus_width_bits) +
+                    "-bit bus at " + std::to_string(g.mem_clock_max_mhz) + " MHz max");
+  row("L2 cache", bytes_text(g.l2_bytes));
+  row("SM clock max", std::to_string(g.sm_clock_max_mhz) + " MHz");
+  row("PCIe", pcie_text(g.pcie.gen, g.pcie.width) + " now, " +
+                  pcie_text(g.pcie.gen_max, g.pcie.width_max) + " max");
+  row("NVLink", g.nvlinks_active > 0 ? std::to_string(g.nvlinks_active) + " links active x " +
+                                           gbps(g.nvlink_gbps_per_link)
+                                     : std::string("none active"));
+  row("ECC", yes_no(g.ecc_enabled, "on", "off"));
+  row("MIG", yes_no(g.mig_mode, "on", "off"));
+  row("power limit", g.power_limit_w > 0 ? format_number(g.power_limit_w) + " W" : "unknown");
+  row("peak HBM", gbps(g.hbm_peak_gbps()));
+  const double pcie = g.pcie_peak_gbps(), nvlink = g.nvlink_peak_gbps();
+  row("peak PCIe", pcie > 0 ? gbps(pcie) + " per direction" : "unknown");
+  row("peak NVLink", nvlink > 0 ? gbps(nvlink) + " per direction" : "none");
+  return table.to_text();
+}
+
+std::string link_matrix(const Context& c) {
+  TextTable table;
+  table.header = {""};
+  for (const auto& g : c.gpus) table.header.push_back(gpu_label(g));
+  table.header.push_back("NUMA");
+  for (std::size_t i = 0; i < c.gpus.size(); ++i) {
+    std::vector<std::string> row = {gpu_label(c.gpus[i])};
+    for (std::size_t j = 0; j < c.gpus.size(); ++j)
+      row.push_back(i < c.links.size() && j < c.links[i].size() ? c.links[i][j].kind : "?");
+    row.push_back(c.gpus[i].numa_node >= 0 ? std::to_string(c.gpus[i].numa_node) : "N/A");
+    table.rows.push_back(row);
+  }
+  std::string out = table.to_text();
+  std::string no_peer;
+  for (std::size_t i = 0; i < c.links.size(); ++i)
+    for (std::size_t j = i + 1; j < c.links[i].size(); ++j)
+      if (!c.links[i][j].p2p_access)
+        no_peer += " " + gpu_label(c.gpus[i]) + "-" + gpu_label(c.gpus[j]);
+  if (c.gpus.size() > 1)
+    out += no_peer.empty() ? "Peer access: every pair\n" : "No peer access:" + no_peer + "\n";
+  out +=
+      "\nLegend:\n"
+      "  X    = self\n"
+      "  SYS  = through PCIe and the interconnect between NUMA nodes (e.g. QPI/UPI)\n"
+      "  NODE = through PCIe and between PCIe host bridges within a NUMA node\n"
+      "  PHB  = through PCIe and a PCIe host bridge (typically the CPU)\n"
+      "  PXB  = through several PCIe bridges, without a host bridge\n"
+      "  PIX  = through at most a single PCIe bridge\n"
+      "  NV#  = through a bonded set of # NVLinks\n"
+      "  ?    = unknown (NVML unavailable)\n";
+  return out;
+}
+
+std::vector<std::vector<std::string>> health_findings(const Context& c) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& g : c.gpus) {
+    auto add = [&](const std::string& text) { rows.push_back({gpu_label(g), text}); };
+    const auto& p = g.pcie;
+    if (p.width > 0 && p.width_max > 0 && p.width < p.width_max)
+      add("PCIe link x" + std::to_string(p.width) + ", x" + std::to_string(p.width_max) +
+          " possible");
+    // An idle GPU lowers its link speed to save power, so a low generation is a finding
+    // only on a GPU that is not idle right now.
+    const bool idle = g.throttle_mask && (*g.throttle_mask & 0x1);
+    if (p.gen > 0 && p.gen_max > 0 && p.gen < p.gen_max && g.throttle_mask && !idle)
+      add("PCIe Gen" + std::to_string(p.gen) + " while busy, Gen" + std::to_string(p.gen_max) +
+          " possible");
+    // Inactive links matter where the model normally has them: some of this GPU's are up, or
+    // another GPU of the same model has some (PCIe cards without a bridge list idle links).
+    bool model_has_nvlink = g.nvlinks_active > 0;
+    for (const auto& other : c.gpus)
+      if (other.name == g.name && other.nvlinks_active > 0) model_has_nvlink = true;
+    if (g.nvlinks_total > g.nvlinks_active && model_has_nvlink)
+      add("NVLink " + std::to_string(g.nvlinks_active) + " of " +
+          std::to_string(g.nvlinks_total) + " links active");
+    if (g.ecc_enabled && !*g.ecc_enabled) add("ECC disabled");
+    if (g.mig_mode && *g.mig_mode) add("MIG mode on: benchmarks see one instance, not the GPU");
+    // gpu_idle is what `info` expects to see; anything else holds the clocks down now.
+    const std::uint64_t mask = g.throttle_mask.value_or(0) & ~std::uint64_t{0x1};
+    if (mask) {
+      std::string text = is_throttled(mask) ? "clocks throttled now:" : "clocks limited now:";
+      for (const auto& name : throttle_reason_names(mask)) text += " " + name;
+      add(text);
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> measurement_environment(const char* const* variables) {
+  std::map<std::string, std::string> out;
+  for (; variables && *variables; ++variables) {
+    const std::string entry = *variables;
+    const auto equals = entry.find('=');
+    if (equals == std::string::npos) continue;
+    const std::string name = entry.substr(0, equals);
+    if (name.rfind("CUDA_", 0) == 0 || name.rfind("NCCL_", 0) == 0) out[name] = entry.substr(equals + 1);
+  }
+  return out;
+}
+
+json to_json(const Context& c) {
+  json gpus = json::array(), peak = json::object();
+  for (const auto& g : c.gpus) {
+    gpus.push_back({
+        {"index", g.index}, {"name", g.name}, {"uuid", g.uuid}, {"pci_bus_id", g.pci_bus_id},
+        {"sm_count", g.sm_count},
+        {"cc", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
+        {"memory_bytes", g.memory_bytes}, {"l2_bytes", g.l2_bytes},
+        {"sm_clock_max_mhz", g.sm_clock_max_mhz}, {"mem_clock_max_mhz", g.mem_clock_max_mhz},
+        {"memory_bus_width_bits", g.memory_bus_width_bits},
+        {"pcie", {{"gen", g.pcie.gen}, {"width", g.pcie.width}, {"gen_max", g.pcie.gen_max},
+                  {"width_max", g.pcie.width_max}}},
+        {"nvlink", {{"links_active", g.nvlinks_active}, {"gbps_per_link", g.nvlink_gbps_per_link}}},
+        {"numa_node", g.numa_node}, {"ecc_enabled", optional_bool(g.ecc_enabled)},
+        {"mig_mode", optional_bool(g.mig_mode)}, {"power_limit_w", g.power_limit_w},
+    });
+    // Keyed like the benchmark axes name GPUs (dst:gpu0), by CUDA ordinal.
+    peak["gpu" + std::to_string(g.index)] = {{"hbm_gbps", g.hbm_peak_gbps()},
+                                    {"pcie_gbps", g.pcie_peak_gbps()},
+                                    {"nvlink_gbps", g.nvlink_peak_gbps()}};
+  }
+  json links = json::array();
+  for (const auto& row : c.links) {
+    json kinds = json::array();
+    for (const auto& link : row) kinds.push_back(link.kind);
+    links.push_back(kinds);
+  }
+  return {{"driver_version", c.driver_version}, {"cuda_driver", c.cuda_driver},
+          {"cuda_runtime", c.cuda_runtime},     {"cublas", c.cublas},
+          {"cudnn", c.cudnn},                   {"nccl", c.nccl},
+          {"nvml", {{"available", c.nvml_available}, {"error", c.nvml_error}}},
+          {"gpus", gpus},                       {"links", links},
+          {"peak", peak},                       {"environment", c.environment}};
+}
+
+GpuInfo gpu_info_from_json(const json& j) {
+  GpuInfo g;
+  g.index = field(j, "index", 0);
+  g.name = field(j, "name", std::string());
+  g.uuid = field(j, "uuid", std::string());
+  g.pci_bus_id = field(j, "pci_bus_id", std::string());
+  g.sm_count = field(j, "sm_count", 0);
+  const std::string cc = field(j, "cc", std::string());
+  if (std::sscanf(cc.c_str(), "%d.%d", &g.cc_major, &g.cc_minor) != 2) g.cc_major = g.cc_minor = 0;
+  g.memory_bytes = field<std::uint64_t>(j, "memory_bytes", 0);
+  g.l2_bytes = field<std::uint64_t>(j, "l2_bytes", 0);
+  g.sm_clock_max_mhz = field(j, "sm_clock_max_mhz", 0);
+  g.mem_clock_max_mhz = field(j, "mem_clock_max_mhz", 0);
+  g.memory_bus_width_bits = field(j, "memory_bus_width_bits", 0);
+  const json pcie = j.is_object() ? j.value("pcie", json::object()) : json::object();
+  g.pcie = {field(pcie, "gen", 0), field(pcie, "width", 0), field(pcie, "gen_max", 0),
+            field(pcie, "width_max", 0)};
+  const json nvlink = j.is_object() ? j.value("nvlink", json::object()) : json::object();
+  g.nvlinks_active = field(nvlink, "links_active", 0);
+  g.nvlink_gbps_per_link = field(nvlink, "gbps_per_link", 0.0);
+  g.numa_node = field(j, "numa_node", -1);
+  g.ecc_enabled = field_optional_bool(j, "ecc_enabled");
+  g.mig_mode = field_optional_bool(j, "mig_mode");
+  g.power_limit_w = field(j, "power_limit_w", 0.0);
+  return g;
+}
+
+Context context_from_json(const json& j) {
+  Context c;
+  c.driver_version = field(j, "driver_version", std::string());
+  c.cuda_driver = field(j, "cuda_driver", std::string());
+  c.cuda_runtime = field(j, "cuda_runtime", std::string());
+  c.cublas = field(j, "cublas", std::string());
+  c.cudnn = field(j, "cudnn", std::string());
+  c.nccl = field(j, "nccl", std::string());
+  const json nvml = j.is_object() ? j.value("nvml", json::object()) : json::object();
+  c.nvml_available = field(nvml, "available", false);
+  c.nvml_error = field(nvml, "error", std::string());
+  if (j.is_object() && j.contains("gpus") && j["gpus"].is_array())
+    for (const auto& g : j["gpus"]) c.gpus.push_back(gpu_info_from_json(g));
+  if (j.is_object() && j.contains("environment") && j["environment"].is_object())
+    for (const auto& [name, value] : j["environment"].items())
+      if (value.is_string()) c.environment[name] = value.get<std::string>();
+  if (j.is_object() && j.contains("links") && j["links"].is_array()) {
+    for (const auto& row : j["links"]) {
+      std::vector<GpuLink> links;
+      for (const auto& kind : row) {
+        GpuLink link;
+        link.kind = kind.is_string() ? kind.get<std::string>() : "?";
+        if (link.kind.rfind("NV", 0) == 0) link.nvlinks = std::atoi(link.kind.c_str() + 2);
+        links.push_back(link);
+      }
+      c.links.push_back(links);
+    }
+  }
+  return c;
+}
+
+std::string format_info(const Context& c) {
+  TextTable versions;
+  versions.header = {"component", "version"};
+  versions.rows = {{"driver", or_dash(c.driver_version)}, {"CUDA driver", or_dash(c.cuda_driver)},
+                   {"CUDA runtime", or_dash(c.cuda_runtime)}, {"cuBLAS", or_dash(c.cublas)},
+                   {"cuDNN", or_dash(c.cudnn)},           {"NCCL", or_dash(c.nccl)}};
+  std::string out = versions.to_text();
+  out += c.nvml_available ? "NVML: available\n" : "NVML: unavailable: " + c.nvml_error + "\n";
+  if (c.gpus.empty()) {
+    out += "\nNo usable GPU: " + (c.gpu_error.empty() ? "none found" : c.gpu_error) + "\n";
+    return out;
+  }
+  for (const auto& g : c.gpus) out += "\n" + gpu_block(g);
+  out += "\nLinks (as nvidia-smi topo -m)\n" + link_matrix(c);
+  TextTable health;
+  health.header = {"GPU", "finding"};
+  health.rows = health_findings(c);
+  out += "\nHealth\n";
+  if (!c.nvml_available) out += "(NVML unavailable: clocks, NVLinks and modes unchecked)\n";
+  out += health.rows.empty() ? "no findings\n" : health.to_text();
+  return out;
+}
+
+
+double pcie_lane_gbps(int gen) {
+  // Per lane and direction after line encoding: 8b/10b for Gen1-2, 128b/130b for Gen3-5,
+  // FLIT (242/256 with FEC) for Gen6.
+  switch (gen) {
+    case 1: return 0.25;
+    case 2: return 0.5;
+    case 3: return 0.98462;
+    case 4: return 1.96923;
+    case 5: return 3.93846;
+    case 6: return 7.56;
+    default: return 0;
+  }
+}
+
+double nvlink_link_gbps(unsigned nvml_version) {
+  // nvmlDeviceGetNvLinkVersion answers nvmlNvlinkVersion_t, not the generation: 1 = 1.0,
+  // 2 = 2.0, 3 = 2.2, 4 = 3.0, 5 = 3.1, 6 = 4.0, 7 = 5.0. NVLink 2-4 carry 25 GB/s per link
+  // and direction (fewer lanes at higher signalling each generation), NVLink 5 twice that.
+  switch (nvml_version) {
+    case 1: return 20;
+    case 2: case 3: case 4: case 5: case 6: return 25;
+    case 7: return 50;
+    default: return 0;  // unknown (6.0 included, until its per-link rate is confirmed)
+  }
+}
+
+double GpuInfo::hbm_peak_gbps() const {
+  return 2.0 * mem_clock_max_mhz * 1e6 * memory_bus_width_bits / 8 / 1e9;
+}
+
+double GpuInfo::pcie_peak_gbps() const {
+  // An idle GPU retrains its link down (often to Gen1) to save power and back up under load,
+  // so the current generation at capture says little: the peak uses the maximum the GPU and
+  // slot support, and a link that stays slow under load shows in the measurement and in the
+  // health check. Width does not change with load, so the current width counts.
+  const int gen = pcie.gen_max > 0 ? pcie.gen_max : pcie.gen;
+  const int width = pcie.width > 0 ? pcie.width : pcie.width_max;
+  return pcie_lane_gbps(gen) * width;
+}
+
+double GpuInfo::nvlink_peak_gbps() const { return nvlinks_active * nvlink_gbps_per_link; }
+
+std::string cuda_version_string(int version) {
+  if (version <= 0) return "";
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string cudnn_version_string(std::size_t version) {
+  if (version == 0) return "";
+  const std::size_t major_unit = version >= 90000 ? 10000 : 1000;
+  return std::to_string(version / major_unit) + "." + std::to_string(version % major_unit / 100) +
+         "." + std::to_string(version % 100);
+}
+
+std::string nccl_version_string(int version) {
+  if (version <= 0) return "";
+  const int major_unit = version >= 20900 ? 10000 : 1000;
+  return std::to_string(version / major_unit) + "." + std::to_string(version % major_unit / 100) +
+         "." + std::to_string(version % 100);
+}
+
+namespace {
+// nvmlClocksEventReason* bits of nvml.h.
+constexpr std::uint64_t kGpuIdle = 0x1, kSwPowerCap = 0x4, kHwSlowdown = 0x8,
+                        kSwThermal = 0x20, kHwThermal = 0x40, kHwPowerBrake = 0x80;
+constexpr std::pair<std::uint64_t, const char*> kReasonNames[] = {
+    {kGpuIdle, "gpu_idle"},
+    {0x2, "applications_clocks_setting"},
+    {kSwPowerCap, "sw_power_cap"},
+    {kHwSlowdown, "hw_slowdown"},
+    {0x10, "sync_boost"},
+    {kSwThermal, "sw_thermal_slowdown"},
+    {kHwThermal, "hw_thermal_slowdown"},
+    {kHwPowerBrake, "hw_power_brake_slowdown"},
+    {0x100, "display_clock_setting"},
+};
+}  // namespace
+
+std::vector<std::string> throttle_reason_names(std::uint64_t mask) {
+  std::vector<std::string> names;
+  for (const auto& [bit, name] : kReasonNames) {
+    if (mask & bit) names.push_back(name);
+    mask &= ~bit;
+  }
+  // Bits newer drivers may add are kept visible rather than dropped.
+  for (int bit = 0; bit < 64; ++bit) {
+    if (!(mask >> bit & 1)) continue;
+    char name[32];
+    std::snprintf(name, sizeof name, "reason_0x%llx", 1ULL << bit);
+    names.push_back(name);
+  }
+  return names;
+}
+
+bool is_throttled(std::uint64_t mask) {
+  return mask & (kSwPowerCap | kHwSlowdown | kSwThermal | kHwThermal | kHwPowerBrake);
+}
+
+}  // namespace gpubench

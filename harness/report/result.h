@@ -1,0 +1,51 @@
+#pragma once
+// The result of one benchmark instance (one repetition), as the worker sends it to the parent
+// and as reporters read it. Its JSON form is the "gpubench" object of a benchmark entry.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/report/stats.h"
+
+namespace gpubench {
+
+struct Metric {
+  std::string unit;
+  bool higher_is_better = true;
+  std::vector<double> values;  // one per sample
+  Summary summary() const { return summarize(values); }
+};
+
+enum class Status { kOk, kFailed, kSkipped, kTimeout };
+const char* to_string(Status status);
+Status status_from_string(const std::string& text);
+
+struct BenchResult {
+  std::string name, suite, family;
+  nlohmann::json params = nlohmann::json::object();
+  Status status = Status::kOk;
+  std::string error;  // why it failed, was skipped or timed out
+  bool verified = false;
+  int repetition_index = 0, repetitions = 1;
+  long long iterations = 0;   // operations timed in all samples together
+  int ops_per_sample = 1;     // operations batched into one sample
+  std::string primary_metric;
+  std::map<std::string, Metric> metrics;
+  std::optional<double> peak;  // theoretical value of the primary metric, for % of peak
+  std::string peak_source;     // what the peak is, e.g. "HBM: 2 x 3201 MHz x 6144 bit"
+  nlohmann::json telemetry = nlohmann::json::object();
+  nlohmann::json notes = nlohmann::json::object();  // what the benchmark wants recorded
+
+  std::optional<double> pct_of_peak() const;
+  bool throttled() const;
+};
+
+// One benchmark entry of the result document: Google Benchmark's fields, flat counters for
+// the primary metrics, and the gpubench object.
+nlohmann::json to_json(const BenchResult& result);
+BenchResult result_from_json(const nlohmann::json& entry);
+
+}  // namespace gpubench
