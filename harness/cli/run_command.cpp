@@ -139,6 +139,7 @@ nlohmann::json execute_run(const RunOptions& options) {
   if (visible == 0 && options.devices != "all") parse_devices(options.devices, std::numeric_limits<int>::max());
   plan.expand.devices = visible > 0 ? parse_devices(options.devices, visible) : std::vector<int>{0};
   plan.expand.quick = options.quick;
+  plan.expand.context = &context;
   plan.expand.axis_overrides = config.axis_overrides;
   settings.devices = plan.expand.devices;
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "harness/report/context.h"
+#include "harness/system/library.h"
 
 namespace gpubench {
 
@@ -106,6 +108,45 @@ Family& Family::needs_gpus(int count) {
   return *this;
 }
 
+Family& Family::needs_cc(int major, int minor) {
+  min_cc_major_ = major;
+  min_cc_minor_ = minor;
+  return *this;
+}
+
+Family& Family::needs_library(std::string name) {
+  shared_library(name);  // an unknown name is a declaration error, found at start-up
+  libraries_.push_back(std::move(name));
+  return *this;
+}
+
+Family& Family::settings(FamilySettings settings) {
+  settings_ = settings;
+  return *this;
+}
+
+std::string Family::unmet_requirement(const ExpandOptions& options) const {
+  if (static_cast<int>(options.devices.size()) < min_gpus_)
+    return "needs " + std::to_string(min_gpus_) + " GPUs (" + std::to_string(options.devices.size()) +
+           " selected)";
+  for (const auto& library : libraries_) {
+    const std::string reason = library_unavailable_reason(library);
+    if (!reason.empty()) return "needs " + library + ": " + reason;
+  }
+  if (options.context && needs_gpu_ && min_cc_major_ > 0) {
+    for (int device : options.devices) {
+      for (const auto& gpu : options.context->gpus) {
+        if (gpu.index != device) continue;
+        if (std::make_pair(gpu.cc_major, gpu.cc_minor) < std::make_pair(min_cc_major_, min_cc_minor_))
+          return "needs compute capability " + std::to_string(min_cc_major_) + "." + std::to_string(min_cc_minor_) +
+                 " (gpu" + std::to_string(device) + " is " + std::to_string(gpu.cc_major) + "." +
+                 std::to_string(gpu.cc_minor) + ")";
+      }
+    }
+  }
+  return "";
+}
+
 Family& Family::cpu_only() {
   needs_gpu_ = false;
   min_gpus_ = 0;
@@ -155,10 +196,9 @@ std::string instance_name(const std::string& family_name, const Params& params) 
 
 std::vector<Instance> Family::expand(const ExpandOptions& options) const {
   std::vector<Instance> instances;
-  if (static_cast<int>(options.devices.size()) < min_gpus_) {
+  if (std::string reason = unmet_requirement(options); !reason.empty()) {
     Instance skipped{this, name_, {}, options.devices.empty() ? 0 : options.devices[0], {}};
-    skipped.skip_reason = "needs " + std::to_string(min_gpus_) + " GPUs (" +
-                          std::to_string(options.devices.size()) + " selected)";
+    skipped.skip_reason = std::move(reason);
     instances.push_back(std::move(skipped));
     return instances;
   }

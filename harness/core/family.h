@@ -16,6 +16,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,15 +46,27 @@ struct Params {
   nlohmann::json to_json() const;          // ints as numbers, strings as strings
 };
 
+struct Context;
+
 // The context in which families are expanded into instances.
 struct ExpandOptions {
   std::vector<int> devices{0};  // CUDA device ordinals selected with --devices
+  // The machine's context, for requirements that depend on it (needs_cc); null: not checked.
+  const Context* context = nullptr;
   bool quick = false;
   // Per-family axis overrides from --config: family name -> axis name -> values.
   nlohmann::json axis_overrides = nlohmann::json::object();
 };
 
 struct Instance;
+
+// Per-family limits that override the run's (a tuned GEMM sweep or an NCCL communicator
+// set-up needs longer than a copy); unset fields take the run's value.
+struct FamilySettings {
+  std::optional<double> timeout_s;   // hard limit per benchmark, enforced by the supervisor
+  std::optional<double> max_time_s;  // soft limit on sampling per benchmark
+  std::optional<int> min_samples;
+};
 
 class Family {
  public:
@@ -77,6 +90,12 @@ class Family {
   Family& where(std::function<bool(const Params&)> keep);
   // Fewer selected GPUs than this: the family is reported once as skipped, with the reason.
   Family& needs_gpus(int count);
+  // Every selected GPU must have at least this compute capability (FP8 tensor cores: 8.9).
+  Family& needs_cc(int major, int minor);
+  // A run-time library (harness/system/library.h: "cublasLt", "cudnn", "nccl") must load;
+  // where it does not, every instance is skipped with the loader's reason.
+  Family& needs_library(std::string name);
+  Family& settings(FamilySettings settings);
   // Runs without a GPU (the harness self-tests).
   Family& cpu_only();
   // Left out of `--suite all` and of `list` unless asked for by suite name.
@@ -96,6 +115,10 @@ class Family {
   bool is_hidden() const { return hidden_; }
   bool is_quiet_host() const { return quiet_host_; }
   bool is_per_device() const { return per_device_; }
+  const FamilySettings& settings() const { return settings_; }
+  // Why this family cannot run under `options` (too few GPUs, compute capability, a library
+  // that does not load), or empty.
+  std::string unmet_requirement(const ExpandOptions& options) const;
   const std::function<void(State&)>& body() const { return body_; }
 
   // Axes with GPU axes resolved and overrides / --quick applied.
@@ -111,6 +134,9 @@ class Family {
   std::vector<std::function<bool(const Params&)>> keep_;
   std::function<void(State&)> body_;
   int min_gpus_ = 1;
+  int min_cc_major_ = 0, min_cc_minor_ = 0;
+  std::vector<std::string> libraries_;
+  FamilySettings settings_;
   bool needs_gpu_ = true;
   bool hidden_ = false;
   bool quiet_host_ = false;

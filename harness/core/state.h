@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/resource.h"
 #include "harness/report/context.h"
 #include "harness/core/family.h"
 #include "harness/report/result.h"
@@ -33,6 +34,13 @@ enum class Batching {
   kGraph,   // captured once into a CUDA graph and replayed: launch gaps stay out of short ops
 };
 
+// One way of doing the measured operation: an algorithm a library offers, a kernel variant.
+struct TuneCandidate {
+  std::string label;        // short, for tables: "algo 6 tile 256x128 splitk 1"
+  nlohmann::json identity;  // what identifies it across runs and versions (gpubench.choice)
+  std::function<void(cudaStream_t)> op;
+};
+
 class State {
  public:
   State(const Instance& instance, const RunSettings& settings, const Context& context);
@@ -47,6 +55,11 @@ class State {
   const std::vector<int>& devices() const { return devices_; }
   const GpuInfo& gpu(int device) const;  // context of a selected device
   const Context& context() const { return context_; }
+  // This worker's T for device() (harness/core/resource.h): made on first use, then shared.
+  template <class T>
+  T& resource() {
+    return worker_resource<T>(device());
+  }
   bool quick() const { return settings_.quick; }
   // The worker's stream on device() (harness/streams.h): every benchmark of the process shares it.
   cudaStream_t stream();
@@ -60,6 +73,12 @@ class State {
   // The benchmark times each sample itself (several streams or devices at once) and returns
   // the seconds that `ops_per_sample` operations took.
   void measure_manual(const std::function<double()>& sample, int ops_per_sample = 1);
+  // The measured region chosen among candidates (DESIGN.md, "What declaring a benchmark family
+  // should feel like"): each candidate timed under a short stopping rule, the fastest then
+  // measured under the full rule. gpubench.choice records the chosen candidate, the one at
+  // `heuristic_index` (the library's own first pick) and every candidate's time; a candidate
+  // that throws is recorded as failed and left out; if none is left the benchmark fails.
+  void tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index = 0);
   // A per-sample value of a secondary metric, from inside a measured sample; warm-up values
   // are dropped. The metric must be declared first.
   void record(const std::string& metric, double value);

@@ -49,6 +49,7 @@ nlohmann::json to_json(const BenchResult& result) {
       {"peak", result.peak ? nlohmann::json(*result.peak) : nlohmann::json(nullptr)},
       {"peak_source", result.peak_source}, {"ops_per_sample", result.ops_per_sample},
       {"telemetry", result.telemetry}, {"notes", result.notes}};
+  if (!result.choice.is_null()) gpubench["choice"] = result.choice;
 
   // Google Benchmark's per-run fields; real_time is the median time of one operation.
   double time_ns = 0;
@@ -93,6 +94,7 @@ BenchResult result_from_json(const nlohmann::json& entry) {
   result.peak_source = g.value("peak_source", "");
   result.telemetry = g.value("telemetry", nlohmann::json::object());
   result.notes = g.value("notes", nlohmann::json::object());
+  result.choice = g.value("choice", nlohmann::json());
   return result;
 }
 

@@ -38,6 +38,9 @@ struct BenchResult {
   std::string peak_source;     // what the peak is, e.g. "HBM: 2 x 3201 MHz x 6144 bit"
   nlohmann::json telemetry = nlohmann::json::object();
   nlohmann::json notes = nlohmann::json::object();  // what the benchmark wants recorded
+  // Where a family chooses among candidates (State::tune): what was chosen, the library
+  // heuristic's own pick beside it, and each candidate's time; null where nothing was chosen.
+  nlohmann::json choice = nullptr;
 
   std::optional<double> pct_of_peak() const;
   bool throttled() const;

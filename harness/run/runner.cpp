@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "harness/core/cuda_check.h"
+#include "harness/core/resource.h"
 #include "harness/system/capture.h"
 
 namespace gpubench {
@@ -161,6 +162,7 @@ bool run_in_process(const std::vector<const Instance*>& instances, const RunSett
   SilentReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
+  destroy_worker_resources();
   return !poisoned;
 }
 

@@ -3,18 +3,17 @@
 
 #include <cuda_runtime_api.h>
 #include <unistd.h>
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdlib.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <sstream>
 
+#include "harness/system/library.h"
 #include "harness/system/nvml.h"
 
 namespace gpubench {
@@ -77,20 +76,11 @@ std::string driver_version_from_proc() {
   return version;
 }
 
-// The first of `names` that loads. Libraries stay loaded: unloading cuBLAS or NCCL runs
-// their teardown, which is not always safe while CUDA is in use.
-void* open_first(std::initializer_list<const char*> names) {
-  for (const char* name : names)
-    if (void* library = dlopen(name, RTLD_LAZY | RTLD_LOCAL)) return library;
-  return nullptr;
-}
-
 std::string cublas_version() {
-  void* library = open_first({"libcublas.so.13", "libcublas.so.12", "libcublas.so"});
-  if (!library) return "";
+  const SharedLibrary& library = shared_library("cublas");
   // cublasStatus_t cublasGetProperty(libraryPropertyType, int*): needs no handle, no GPU.
   using Fn = int (*)(int, int*);
-  auto get_property = reinterpret_cast<Fn>(dlsym(library, "cublasGetProperty"));
+  auto get_property = reinterpret_cast<Fn>(library.find("cublasGetProperty"));
   int major = 0, minor = 0, patch = 0;  // MAJOR_VERSION = 0, MINOR_VERSION = 1, PATCH_LEVEL = 2
   if (!get_property || get_property(0, &major) || get_property(1, &minor) ||
       get_property(2, &patch))
@@ -99,16 +89,12 @@ std::string cublas_version() {
 }
 
 std::string cudnn_version() {
-  void* library = open_first({"libcudnn.so.9", "libcudnn.so"});
-  if (!library) return "";
-  auto get_version = reinterpret_cast<std::size_t (*)()>(dlsym(library, "cudnnGetVersion"));
+  auto get_version = reinterpret_cast<std::size_t (*)()>(shared_library("cudnn").find("cudnnGetVersion"));
   return get_version ? cudnn_version_string(get_version()) : "";
 }
 
 std::string nccl_version() {
-  void* library = open_first({"libnccl.so.2", "libnccl.so"});
-  if (!library) return "";
-  auto get_version = reinterpret_cast<int (*)(int*)>(dlsym(library, "ncclGetVersion"));
+  auto get_version = reinterpret_cast<int (*)(int*)>(shared_library("nccl").find("ncclGetVersion"));
   int code = 0;
   if (!get_version || get_version(&code) != 0) return "";
   return nccl_version_string(code);
