@@ -1,0 +1,54 @@
+#include "benches/conv/conv_axes.h"
+
+#include "benches/conv/layer_sets.h"
+#include "harness/report/exit_codes.h"
+
+namespace gpubench::conv {
+namespace {
+
+// The sets as families are declared (static initialisation, before main). A set that does not
+// load is reported when a conv family is expanded, so that commands not running the conv
+// suite are unaffected and running it is exit 2 with the file and the layer.
+struct DeclaredSets {
+  std::vector<LayerSet> sets;
+  std::string error;
+};
+
+const DeclaredSets& declared_sets() {
+  static const DeclaredSets declared = [] {
+    DeclaredSets d;
+    try {
+      d.sets = installed_layer_sets();
+    } catch (const UsageError& error) {
+      d.error = error.message;
+    }
+    return d;
+  }();
+  return declared;
+}
+
+}  // namespace
+
+Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool three_by_three_only) {
+  const DeclaredSets& declared = declared_sets();
+  const std::vector<std::string> unloadable{"unloadable"};
+  family.axis("net", declared.error.empty() ? net_axis_values(declared.sets, networks_only) : unloadable);
+  if (layers)
+    family.axis("layer", declared.error.empty() ? layer_axis_values(declared.sets, three_by_three_only) : unloadable);
+  return family.where([layers](const Params& params) {
+    const DeclaredSets& sets = declared_sets();
+    if (!sets.error.empty()) throw UsageError{kExitBadInput, sets.error};
+    return !layers || has_layer(sets.sets, params.str("net"), params.str("layer"));
+  });
+}
+
+Family& add_problem_axes(Family& family) {
+  return family.axis("n", std::vector<std::int64_t>{128})
+      .axis("type", {"fp32", "tf32", "fp16", "bf16"})
+      .quick({"fp16"})
+      .axis("layout", {"nhwc"});
+}
+
+Family& add_workspace_axis(Family& family) { return family.axis("workspace_mib", std::vector<std::int64_t>{256}); }
+
+}  // namespace gpubench::conv

@@ -1,0 +1,17 @@
+#pragma once
+// The axes the conv families share, in one place: net and layer from the layer sets, then
+// n, type, layout and the workspace limit.
+#include "harness/core/family.h"
+
+namespace gpubench::conv {
+
+// `net` (the layer sets; only whole networks when `networks_only`) and, with `layers`, `layer`
+// (only the 3x3 layers when `three_by_three_only`), paired by a where() so a name never joins
+// a set with another set's layer. A bad layer file fails expansion with exit 2, naming the layer.
+Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool three_by_three_only);
+// n (batch, 128), type (fp32 tf32 fp16 bf16; fp16 under --quick), layout (nhwc; nchw by --config).
+Family& add_problem_axes(Family& family);
+// workspace_mib: the largest cuDNN workspace a chosen engine may use (256).
+Family& add_workspace_axis(Family& family);
+
+}  // namespace gpubench::conv

@@ -1,0 +1,117 @@
+#include "benches/conv/conv_case.h"
+
+#include <algorithm>
+
+#include "harness/core/cuda_check.h"
+#include "kernels/random_fill.cuh"
+
+namespace gpubench::conv {
+namespace {
+
+std::size_t bytes_of(std::int64_t elements, Precision precision) {
+  return static_cast<std::size_t>(elements * element_bytes(precision));
+}
+
+}  // namespace
+
+ConvCase::ConvCase(cudnnHandle_t handle, const ConvSpec& spec, std::int64_t workspace_limit, std::size_t max_plans,
+                   std::uint64_t seed, cudaStream_t stream)
+    : handle_(handle), spec_(spec), geometry_(geometry(spec)) {
+  const auto type = element(spec.precision);
+  const std::int64_t xs = kernels::conv_x_elements(geometry_), ws = kernels::conv_w_elements(geometry_),
+                     ys = kernels::conv_y_elements(geometry_);
+  x_ = gpubench::DeviceBuffer(bytes_of(xs, spec.precision));
+  w_ = gpubench::DeviceBuffer(bytes_of(ws, spec.precision));
+  y_ = gpubench::DeviceBuffer(bytes_of(ys, spec.precision));
+  // Inputs random; the output each pass writes is poisoned before every check.
+  if (spec.pass != ConvPass::kBackwardData) kernels::fill_conv_signed(x_.get(), xs, type, seed, stream);
+  if (spec.pass != ConvPass::kBackwardFilter) kernels::fill_conv_signed(w_.get(), ws, type, seed + 1, stream);
+  if (spec.pass != ConvPass::kForward) kernels::fill_conv_signed(y_.get(), ys, type, seed + 2, stream);
+  try {
+    graph_ = std::make_unique<ConvGraph>(handle, spec);
+  } catch (const CudnnError& error) {
+    if (error.status != CUDNN_STATUS_NOT_SUPPORTED && error.status != CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED) throw;
+    plans_.why_none = std::string("cuDNN cannot express this convolution: ") + error.what();
+    return;
+  }
+  plans_ = graph_->plans(workspace_limit, max_plans);
+}
+
+std::int64_t ConvCase::largest_workspace() const {
+  std::int64_t largest = 0;
+  for (const auto& p : plans_.plans) largest = std::max(largest, p.choice.workspace_bytes);
+  return largest;
+}
+
+void ConvCase::keep_only(std::size_t index) {
+  ConvPlan kept = std::move(plans_.plans.at(index));
+  plans_.plans.clear();
+  plans_.plans.push_back(std::move(kept));
+}
+
+void ConvCase::bind(void* workspace) { variant_pack_ = make_variant_pack(x_.get(), w_.get(), y_.get(), workspace); }
+
+void ConvCase::run(std::size_t plan, cudaStream_t stream) const {
+  GPUBENCH_CUDNN(CudnnApi::get().cudnnSetStream(handle_, stream));
+  execute(handle_, plans_.plans[plan], variant_pack_);
+}
+
+void ConvCase::verify(State& s, cudaStream_t stream) const {
+  const gpubench::DeviceBuffer& written = spec_.pass == ConvPass::kForward        ? y_
+                                : spec_.pass == ConvPass::kBackwardData ? x_
+                                                                        : w_;
+  const kernels::ConvBuffers buffers{x_.get(), w_.get(), y_.get()};
+  for (std::size_t i = 0; i < plans_.plans.size(); ++i) {
+    kernels::poison(written.get(), written.bytes(), stream);
+    run(i, stream);
+    const kernels::ConvCheck check =
+        kernels::check_conv_sampled(direction(spec_.pass), geometry_, buffers, element(spec_.precision),
+                                    tolerance(spec_.precision), verification_samples(spec_), 0xC0417 + i, stream);
+    s.verify(check.failed == 0, spec_.layer.name + " " + pass_name(spec_.pass) + " " + plans_.plans[i].choice.label() +
+                                    ": " + std::to_string(check.failed) + " of " + std::to_string(check.checked) +
+                                    " points off (" + check.first_failure + ")");
+  }
+}
+
+std::vector<TuneCandidate> ConvCase::candidates() const {
+  std::vector<TuneCandidate> out;
+  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
+    out.push_back({plans_.plans[i].choice.label(), plans_.plans[i].choice.identity(),
+                   [this, i](cudaStream_t stream) { run(i, stream); }});
+  return out;
+}
+
+std::size_t ConvCase::heuristic_index() const {
+  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
+    if (plans_.plans[i].choice.heuristic) return i;
+  return 0;
+}
+
+std::int64_t verification_samples(const ConvSpec& spec) {
+  constexpr std::int64_t kPoints = 4096, kTermBudget = std::int64_t{1} << 28;
+  if (spec.pass != ConvPass::kBackwardFilter) return kPoints;
+  const auto out = spec.layer.output();
+  const std::int64_t terms_per_point = spec.n * out[0] * out[1] * out[2];
+  return std::clamp<std::int64_t>(kTermBudget / terms_per_point, 64, kPoints);
+}
+
+void set_conv_peak(State& s, Precision precision, double per_second_of) {
+  // The datasheet table (configs/peaks.json) is not in the context yet: no peak is set.
+  (void)s;
+  (void)precision;
+  (void)per_second_of;
+}
+
+ConvSpec spec_from_axes(const State& s, ConvPass pass, const ConvLayer& layer) {
+  ConvSpec spec;
+  spec.layer = layer;
+  spec.n = s.get_int("n");
+  spec.precision = parse_precision(s.get_str("type"));
+  spec.layout = parse_layout(s.get_str("layout"));
+  spec.pass = pass;
+  return spec;
+}
+
+std::int64_t workspace_limit_bytes(const State& s) { return s.get_int("workspace_mib") << 20; }
+
+}  // namespace gpubench::conv

@@ -1,0 +1,59 @@
+#pragma once
+// One convolution ready to run: its buffers (random inputs), its cuDNN graph and plans, the
+// variant pack, verification of every plan against the reference, and the plans as tune
+// candidates. The per-layer families and the network family are built from these.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "benches/conv/conv_graph.h"
+#include "harness/core/cuda_check.h"
+#include "harness/core/state.h"
+
+namespace gpubench::conv {
+
+class ConvCase {
+ public:
+  ConvCase(cudnnHandle_t handle, const ConvSpec& spec, std::int64_t workspace_limit, std::size_t max_plans,
+           std::uint64_t seed, cudaStream_t stream);
+  const ConvSpec& spec() const { return spec_; }
+  bool runnable() const { return !plans_.plans.empty(); }
+  const std::string& why_not_runnable() const { return plans_.why_none; }
+  const std::vector<ConvPlan>& plans() const { return plans_.plans; }
+  std::int64_t largest_workspace() const;
+  // Leaves only plan `index` (the network keeps one per convolution).
+  void keep_only(std::size_t index);
+  // Binds the buffers and `workspace` (at least largest_workspace() bytes); before run().
+  void bind(void* workspace);
+  void run(std::size_t plan, cudaStream_t stream) const;
+  // Runs every plan once into a poisoned output and checks sampled points against the
+  // reference; one verify() per plan.
+  void verify(State& s, cudaStream_t stream) const;
+  std::vector<TuneCandidate> candidates() const;
+  std::size_t heuristic_index() const;  // the first plan of cuDNN's mode-A ranking
+
+ private:
+  cudnnHandle_t handle_;
+  ConvSpec spec_;
+  kernels::ConvGeometry geometry_;
+  gpubench::DeviceBuffer x_, w_, y_;
+  std::unique_ptr<ConvGraph> graph_;
+  ConvPlans plans_;
+  BackendDescriptor variant_pack_;
+};
+
+// Points checked per plan: every reduction of a filter gradient spans the whole batch, so it
+// checks fewer points (at least 64) to keep the reference under ~2^28 terms.
+std::int64_t verification_samples(const ConvSpec& spec);
+
+// Sets the datasheet peak of `precision` on the benchmark's GPU (configs/peaks.json, in the
+// context) for `flops_per_op`-flop operations, expressed in the primary metric's unit
+// (`per_second_of` = 1e12 for tflops, flops_per_image for images_per_s).
+void set_conv_peak(State& s, Precision precision, double per_second_of);
+
+// Reads the conv families' common axes: net, layer, n, type, layout, plus the pass.
+ConvSpec spec_from_axes(const State& s, ConvPass pass, const ConvLayer& layer);
+std::int64_t workspace_limit_bytes(const State& s);
+
+}  // namespace gpubench::conv
