@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""PyTorch peer of gpubench's conv suite: the same layer sets (configs/conv_layers/*.json), batch,
+precisions and layouts through torch.nn.functional.conv2d/conv3d with cudnn.benchmark, one JSON
+line per case whose "name" is the gpubench benchmark it compares with.
+
+fp32 is strict (allow_tf32 off), tf32 turns torch.backends.cudnn.allow_tf32 on, fp16/bf16 run
+in that dtype. Forward for every layer; the data and filter gradients (torch.nn.grad.conv*d_input
+and conv*d_weight) for the 3x3 layers, as gpubench's default sweep does. Each case: warm-up,
+then CUDA-event-timed runs; the median is reported (time_us, tflops with gpubench's flop count).
+"""
+import argparse
+import glob
+import json
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+
+PRECISIONS = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+
+def output_extent(extent, filt, stride, pad, dilation):
+    return (extent + 2 * pad - dilation * (filt - 1) - 1) // stride + 1
+
+
+def layer_shape(layer):
+    three_d = "d" in layer
+    spatial = [layer["d"], layer["h"], layer["w"]] if three_d else [layer["h"], layer["w"]]
+    filt = [layer["t"], layer["r"], layer["s"]] if three_d else [layer["r"], layer["s"]]
+    return three_d, spatial, filt
+
+
+def flops(layer, n):
+    three_d, spatial, filt = layer_shape(layer)
+    stride, pad, dil = layer.get("stride", 1), layer.get("pad", 0), layer.get("dilation", 1)
+    out = 1
+    for e, f in zip(spatial, filt):
+        out *= output_extent(e, f, stride, pad, dil)
+    volume = 1
+    for f in filt:
+        volume *= f
+    return 2.0 * n * layer["k"] * (layer["c"] // layer.get("groups", 1)) * volume * out
+
+
+def time_op(op, warmup_s, samples):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    op()  # cudnn.benchmark selects the algorithm on the first call
+    torch.cuda.synchronize()
+    warm_start = torch.cuda.Event(enable_timing=True)
+    warm_start.record()
+    while True:
+        op()
+        stop.record()
+        stop.synchronize()
+        if warm_start.elapsed_time(stop) / 1e3 >= warmup_s:
+            break
+    times = []
+    for _ in range(samples):
+        start.record()
+        op()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) / 1e3)
+    return statistics.median(times)
+
+
+def run_case(net, layer, n, precision, layout, pass_name, args):
+    three_d, spatial, filt = layer_shape(layer)
+    dtype = PRECISIONS[precision]
+    torch.backends.cudnn.allow_tf32 = precision == "tf32"
+    groups = layer.get("groups", 1)
+    memory_format = (torch.channels_last_3d if three_d else torch.channels_last) if layout == "nhwc" else torch.contiguous_format
+    conv = F.conv3d if three_d else F.conv2d
+    grad = torch.nn.grad
+    conv_input = grad.conv3d_input if three_d else grad.conv2d_input
+    conv_weight = grad.conv3d_weight if three_d else grad.conv2d_weight
+    kwargs = dict(stride=layer.get("stride", 1), padding=layer.get("pad", 0), dilation=layer.get("dilation", 1), groups=groups)
+
+    def rand(*shape):
+        magnitude = torch.rand(*shape, device="cuda") * 0.75 + 0.25
+        sign = torch.randint(0, 2, shape, device="cuda") * 2 - 1
+        return (magnitude * sign).to(dtype).contiguous(memory_format=memory_format)
+
+    x = rand(n, layer["c"], *spatial)
+    w = rand(layer["k"], layer["c"] // groups, *filt)
+    with torch.no_grad():
+        y = conv(x, w, **kwargs)
+        dy = rand(*y.shape)
+        if pass_name == "forward":
+            op = lambda: conv(x, w, **kwargs)
+        elif pass_name == "backward_data":
+            op = lambda: conv_input(x.shape, w, dy, **kwargs)
+        else:
+            op = lambda: conv_weight(x, w.shape, dy, **kwargs)
+        seconds = time_op(op, args.warmup, args.samples)
+    name = (f"conv/{pass_name}/net:{net}/layer:{layer['name']}/n:{n}/type:{precision}/layout:{layout}/algo:best/"
+            f"workspace_mib:256/gpu:gpu{args.device}")
+    return {"name": name, "peer": "torch", "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
+            "time_us": seconds * 1e6, "tflops": flops(layer, n) / seconds / 1e12}
+
+
+def main():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layers", default=os.path.join(root, "configs", "conv_layers"), help="folder of layer sets")
+    parser.add_argument("--n", type=int, default=128)
+    parser.add_argument("--types", default="fp32,tf32,fp16,bf16")
+    parser.add_argument("--layouts", default="nhwc")
+    parser.add_argument("--passes", default="forward,backward_data,backward_filter")
+    parser.add_argument("--filter", default="", help="substring a name must contain")
+    parser.add_argument("--warmup", type=float, default=0.05, help="seconds of warm-up per case")
+    parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--device", type=int, default=0)
+    args = parser.parse_args()
+    if args.n < 1 or args.samples < 1 or args.warmup < 0:
+        print("torch_conv.py: --n and --samples must be positive, --warmup not negative", file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("torch_conv.py: no CUDA device", file=sys.stderr)
+        return 3
+    torch.cuda.set_device(args.device)
+    torch.backends.cudnn.benchmark = True
+    for path in sorted(glob.glob(os.path.join(args.layers, "*.json"))):
+        net = os.path.splitext(os.path.basename(path))[0]
+        with open(path) as f:
+            layers = json.load(f)["layers"]
+        for pass_name in args.passes.split(","):
+            for layer in layers:
+                if pass_name != "forward" and not (layer["r"] == 3 and layer["s"] == 3):
+                    continue
+                for precision in args.types.split(","):
+                    for layout in args.layouts.split(","):
+                        try:
+                            line = run_case(net, layer, args.n, precision, layout, pass_name, args)
+                        except RuntimeError as error:  # an unsupported case is a line, not the end
+                            line = {"name": f"conv/{pass_name}/net:{net}/layer:{layer['name']}/{precision}/{layout}",
+                                    "peer": "torch", "skipped": str(error).splitlines()[0]}
+                        if args.filter in line["name"]:
+                            print(json.dumps(line), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
