@@ -66,7 +66,12 @@ def time_op(op, warmup_s, samples):
     return statistics.median(times)
 
 
-def run_case(net, layer, n, precision, layout, pass_name, args):
+def gpubench_name(net, layer, n, precision, layout, pass_name, device):
+    return (f"conv/{pass_name}/net:{net}/layer:{layer['name']}/n:{n}/type:{precision}/layout:{layout}/algo:best/"
+            f"workspace_mib:256/gpu:gpu{device}")
+
+
+def run_case(name, layer, n, precision, layout, pass_name, args):
     three_d, spatial, filt = layer_shape(layer)
     dtype = PRECISIONS[precision]
     torch.backends.cudnn.allow_tf32 = precision == "tf32"
@@ -95,8 +100,6 @@ def run_case(net, layer, n, precision, layout, pass_name, args):
         else:
             op = lambda: conv_weight(x, w.shape, dy, **kwargs)
         seconds = time_op(op, args.warmup, args.samples)
-    name = (f"conv/{pass_name}/net:{net}/layer:{layer['name']}/n:{n}/type:{precision}/layout:{layout}/algo:best/"
-            f"workspace_mib:256/gpu:gpu{args.device}")
     return {"name": name, "peer": "torch", "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
             "time_us": seconds * 1e6, "tflops": flops(layer, n) / seconds / 1e12}
 
@@ -132,13 +135,14 @@ def main():
                     continue
                 for precision in args.types.split(","):
                     for layout in args.layouts.split(","):
+                        name = gpubench_name(net, layer, args.n, precision, layout, pass_name, args.device)
+                        if args.filter not in name:
+                            continue
                         try:
-                            line = run_case(net, layer, args.n, precision, layout, pass_name, args)
+                            line = run_case(name, layer, args.n, precision, layout, pass_name, args)
                         except RuntimeError as error:  # an unsupported case is a line, not the end
-                            line = {"name": f"conv/{pass_name}/net:{net}/layer:{layer['name']}/{precision}/{layout}",
-                                    "peer": "torch", "skipped": str(error).splitlines()[0]}
-                        if args.filter in line["name"]:
-                            print(json.dumps(line), flush=True)
+                            line = {"name": name, "peer": "torch", "skipped": str(error).splitlines()[0]}
+                        print(json.dumps(line), flush=True)
     return 0
 
 
