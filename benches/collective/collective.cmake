@@ -1,0 +1,28 @@
+# The collective suite: NCCL loaded at run time (only nccl.h is needed to build), and MPI for
+# runs of one process per GPU across nodes. GPUBENCH_MPI is on where MPI is found; only that
+# build links MPI.
+gpubench_library_suite(collective nccl.h)
+if(NOT TARGET gpubench_suite_collective)
+  return()
+endif()
+find_package(MPI COMPONENTS CXX QUIET)
+option(GPUBENCH_MPI "Multi-process and multi-node collective runs through MPI" ${MPI_CXX_FOUND})
+if(GPUBENCH_MPI)
+  if(NOT MPI_CXX_FOUND)
+    message(FATAL_ERROR "gpubench: GPUBENCH_MPI is on but MPI was not found (install libopenmpi-dev)")
+  endif()
+  target_sources(gpubench_suite_collective PRIVATE ${CMAKE_CURRENT_LIST_DIR}/mpi/mpi_bootstrap.cpp)
+  target_link_libraries(gpubench_suite_collective PUBLIC MPI::MPI_CXX)
+  if(GPUBENCH_BUILD_TESTS)
+    # The CPU test's mpirun target: the driver over real MPI with a fake engine for NCCL.
+    set(dir ${CMAKE_CURRENT_LIST_DIR})
+    add_executable(gpubench_collective_mpi_probe ${PROJECT_SOURCE_DIR}/tests/collective_mpi_probe.cpp
+                   ${dir}/bootstrap.cpp ${dir}/driver.cpp ${dir}/collective_model.cpp ${dir}/mpi/mpi_bootstrap.cpp)
+    target_include_directories(gpubench_collective_mpi_probe PRIVATE ${PROJECT_SOURCE_DIR})
+    target_link_libraries(gpubench_collective_mpi_probe PRIVATE MPI::MPI_CXX)
+    set_target_properties(gpubench_collective_mpi_probe PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  endif()
+else()
+  message(STATUS "gpubench: MPI not used: collective runs are single-process")
+  target_sources(gpubench_suite_collective PRIVATE ${CMAKE_CURRENT_LIST_DIR}/mpi/no_mpi_bootstrap.cpp)
+endif()

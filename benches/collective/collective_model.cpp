@@ -1,0 +1,119 @@
+#include "benches/collective/collective_model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+namespace gpubench::collective {
+
+const std::vector<std::string>& kind_names() {
+  static const std::vector<std::string> names = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                                 "reduce",     "alltoall",   "sendrecv"};
+  return names;
+}
+
+Kind kind_from_name(const std::string& name) {
+  const auto& names = kind_names();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) throw std::invalid_argument("unknown collective '" + name + "'");
+  return static_cast<Kind>(it - names.begin());
+}
+
+const char* kind_name(Kind kind) { return kind_names().at(static_cast<std::size_t>(kind)).c_str(); }
+
+double bus_factor(Kind kind, int ranks) {
+  const double n = ranks;
+  switch (kind) {
+    case Kind::kAllReduce:
+      return 2 * (n - 1) / n;
+    case Kind::kAllGather:
+    case Kind::kReduceScatter:
+    case Kind::kAllToAll:
+      return (n - 1) / n;
+    case Kind::kBroadcast:
+    case Kind::kReduce:
+    case Kind::kSendRecv:
+      return 1;
+  }
+  return 0;
+}
+
+bool bus_bandwidth_meaningful(Kind kind, int ranks) { return ranks > 1 && bus_factor(kind, ranks) > 0; }
+
+Counts counts(Kind kind, std::int64_t bytes, std::size_t element_bytes, int ranks) {
+  if (bytes < kMinBytes || bytes > kMaxBytes)
+    throw std::invalid_argument("collective size " + std::to_string(bytes) + " B is outside 8 B to 8 GiB");
+  const std::size_t elements = static_cast<std::size_t>(bytes) / element_bytes;
+  const std::size_t n = static_cast<std::size_t>(ranks);
+  Counts c;
+  switch (kind) {
+    case Kind::kAllGather:  // send one chunk, receive every rank's
+      c.chunk = elements / n;
+      c.send = c.chunk;
+      c.recv = c.chunk * n;
+      break;
+    case Kind::kReduceScatter:  // send every rank's chunk, receive one
+      c.chunk = elements / n;
+      c.send = c.chunk * n;
+      c.recv = c.chunk;
+      break;
+    case Kind::kAllToAll:  // one chunk to and from every rank
+      c.chunk = elements / n;
+      c.send = c.recv = c.chunk * n;
+      break;
+    default:
+      c.chunk = c.send = c.recv = elements;
+  }
+  if (c.chunk == 0)
+    throw std::invalid_argument(std::to_string(bytes) + " B gives no element per rank for " + kind_name(kind) +
+                                " over " + std::to_string(ranks) + " ranks");
+  c.bytes = std::max(c.send, c.recv) * element_bytes;
+  return c;
+}
+
+std::int64_t parse_size(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0 || digits > 12) throw std::invalid_argument("'" + text + "' is not a size (e.g. 1024, 4K, 1GiB)");
+  const std::int64_t number = std::stoll(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  if (unit.size() == 3 && unit.compare(1, 2, "iB") == 0) unit.resize(1);
+  if (unit == "B") unit.clear();
+  int shift = 0;
+  if (unit == "K") shift = 10;
+  else if (unit == "M") shift = 20;
+  else if (unit == "G") shift = 30;
+  else if (!unit.empty()) throw std::invalid_argument("'" + text + "' has an unknown unit (B, K, M, G, KiB, MiB, GiB)");
+  const std::int64_t size = number << shift;
+  if (size < kMinBytes || size > kMaxBytes) throw std::invalid_argument("size '" + text + "' is outside 8 B to 8 GiB");
+  return size;
+}
+
+std::vector<std::int64_t> default_sizes() {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t b = 1 << 10; b <= (std::int64_t{4} << 30); b *= 4) sizes.push_back(b);
+  return sizes;
+}
+
+std::vector<std::int64_t> quick_sizes() { return {1 << 10, 1 << 20, 1 << 28}; }
+
+std::size_t element_bytes(const std::string& type) {
+  if (type == "fp32") return 4;
+  if (type == "bf16" || type == "fp16") return 2;
+  throw std::invalid_argument("unknown collective type '" + type + "' (fp32, bf16, fp16)");
+}
+
+int rank_device(int local_rank, const std::vector<int>& devices) {
+  if (local_rank < 0 || local_rank >= static_cast<int>(devices.size()))
+    throw std::invalid_argument("local rank " + std::to_string(local_rank) + " has no GPU of its own: the node has " +
+                                std::to_string(devices.size()) + " usable GPU(s); start one rank per GPU");
+  return devices[static_cast<std::size_t>(local_rank)];
+}
+
+int ops_per_sample(double op_s, double target_s, int max_ops) {
+  if (!(op_s > 0)) return 1;
+  return static_cast<int>(std::clamp(std::ceil(target_s / op_s), 1.0, static_cast<double>(max_ops)));
+}
+
+}  // namespace gpubench::collective

@@ -1,0 +1,59 @@
+#pragma once
+// What each collective moves, by nccl-tests' definitions (its doc/PERFORMANCE.md), so that our
+// figures and nccl-tests' compare directly. No CUDA: the CPU tests check every rule here.
+//
+// `bytes` is nccl-tests' "size": the buffer of one rank that is the larger of send and receive
+// (all_gather: the gathered result; reduce_scatter: the input; alltoall: either), so algbw =
+// bytes / time, and busbw = algbw x the collective's bus factor.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpubench::collective {
+
+enum class Kind { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kReduce, kAllToAll, kSendRecv };
+
+const std::vector<std::string>& kind_names();  // family names, in declaration order
+Kind kind_from_name(const std::string& name);   // throws std::invalid_argument
+const char* kind_name(Kind kind);
+
+// busbw / algbw: all_reduce 2(n-1)/n; all_gather, reduce_scatter, alltoall (n-1)/n; broadcast,
+// reduce, sendrecv 1. With one rank every factor but the last group's is 0.
+double bus_factor(Kind kind, int ranks);
+// Bus bandwidth means nothing here (one rank moves nothing across a bus): the primary metric
+// is then algbw.
+bool bus_bandwidth_meaningful(Kind kind, int ranks);
+
+// Element counts of one rank's buffers for `bytes` of nccl-tests' size.
+struct Counts {
+  std::size_t send = 0;   // elements in the send buffer
+  std::size_t recv = 0;   // elements in the receive buffer
+  std::size_t chunk = 0;  // elements each rank contributes or receives per block
+  std::size_t bytes = 0;  // the size actually moved: `bytes` rounded down to whole chunks
+};
+// Throws std::invalid_argument for sizes outside [kMinBytes, kMaxBytes] or too small to give
+// every rank one element.
+Counts counts(Kind kind, std::int64_t bytes, std::size_t element_bytes, int ranks);
+constexpr std::int64_t kMinBytes = 8;
+constexpr std::int64_t kMaxBytes = std::int64_t{8} << 30;
+
+// "8", "4K", "1KiB", "4G", "8GiB" (binary units): the size of a --config `bytes` list written
+// for people. Throws std::invalid_argument naming the bad text.
+std::int64_t parse_size(const std::string& text);
+// The default sweep: powers of 4 from 1 KiB to 4 GiB.
+std::vector<std::int64_t> default_sizes();
+std::vector<std::int64_t> quick_sizes();
+
+// Bytes of one element of a type axis value: fp32 4, bf16 2, fp16 2.
+std::size_t element_bytes(const std::string& type);
+
+// Which GPU a rank drives: the local rank's entry of the GPUs this process may use. Throws when
+// a node has more ranks than GPUs (two ranks sharing a GPU would measure neither).
+int rank_device(int local_rank, const std::vector<int>& devices);
+
+// Operations per sample so that a sample lasts about `target_s` (nccl-tests' -n): at least 1,
+// at most `max_ops`.
+int ops_per_sample(double op_s, double target_s, int max_ops);
+
+}  // namespace gpubench::collective

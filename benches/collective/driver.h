@@ -1,0 +1,50 @@
+#pragma once
+// The steps every rank of one collective benchmark takes in lockstep, apart from what it runs:
+// set-up, the choice of operations per sample, the samples (rank 0 decides when to stop and
+// tells the others before each one), verification. A step that fails on any rank fails on
+// every rank with that rank's reason, so that no rank waits in a collective the others left.
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "benches/collective/bootstrap.h"
+
+namespace gpubench::collective {
+
+// One rank's side of a collective: NCCL on its GPUs (nccl_engine.h) or a fake in the tests.
+class RankEngine {
+ public:
+  virtual ~RankEngine() = default;
+  virtual void prepare() = 0;       // buffers allocated and filled
+  virtual double run(int ops) = 0;  // seconds `ops` collectives took on this rank's slowest GPU
+  virtual long long check() = 0;    // fresh inputs, one collective, its wrong elements
+};
+
+// The harness's measured region, called on rank 0 only (State::measure_manual).
+using Measure = std::function<void(const std::function<double()>& sample, int ops_per_sample)>;
+
+struct DriveSettings {
+  double sample_target_s = 1e-3;  // a sample lasts about this long...
+  int max_ops = 1000;             // ...with at most this many collectives in it
+};
+
+struct DriveOutcome {
+  int ops_per_sample = 1;
+  long long wrong = 0;                 // wrong elements over every rank
+  std::vector<long long> wrong_by_rank;  // rank 0 only
+};
+
+// Throws std::runtime_error with the failing ranks' reasons.
+DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings& settings,
+                   const std::function<void(double slowest_s, int ops)>& on_sample, const Measure& measure);
+
+// Waits until `done()` is true; past `timeout_s` calls `abort()` once and throws
+// CollectiveHung. A collective that never completes leaves its communicator unusable, so
+// aborting it is the only way its peers stop waiting too.
+struct CollectiveHung : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+void wait_or_abort(const std::function<bool()>& done, double timeout_s, const std::function<void()>& abort);
+
+}  // namespace gpubench::collective

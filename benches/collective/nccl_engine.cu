@@ -1,0 +1,262 @@
+#include "benches/collective/nccl_engine.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "benches/collective/nccl_api.h"
+#include "benches/transfer/support.h"
+#include "harness/core/streams.h"
+
+namespace gpubench::collective {
+namespace {
+
+using transfer::ScopedDevice;
+
+// After aborting a hung collective, wait this long before failing: a supervising parent whose
+// per-benchmark timeout is a few seconds past this one kills the worker first and reports the
+// benchmark as `timeout`; without one (--no-isolate) the benchmark then fails with the reason.
+constexpr double kAfterAbortS = 10;
+
+ncclDataType_t nccl_type(kernels::CollectiveType type) {
+  switch (type) {
+    case kernels::CollectiveType::kFp32: return ncclFloat32;
+    case kernels::CollectiveType::kBf16: return ncclBfloat16;
+    case kernels::CollectiveType::kFp16: return ncclFloat16;
+  }
+  return ncclFloat32;
+}
+
+kernels::CollectiveCheck check_of(const CollectiveCase& c) {
+  switch (c.kind) {
+    case Kind::kAllReduce: return c.max ? kernels::CollectiveCheck::kMax : kernels::CollectiveCheck::kSum;
+    case Kind::kReduce: return kernels::CollectiveCheck::kSum;
+    case Kind::kAllGather: return kernels::CollectiveCheck::kGathered;
+    case Kind::kReduceScatter: return kernels::CollectiveCheck::kScattered;
+    case Kind::kAllToAll: return kernels::CollectiveCheck::kExchanged;
+    case Kind::kBroadcast: return kernels::CollectiveCheck::kFromRoot;
+    case Kind::kSendRecv: return kernels::CollectiveCheck::kFromLeft;
+  }
+  return kernels::CollectiveCheck::kSum;
+}
+
+char* offset(void* base, std::size_t elements, std::size_t element_bytes) {
+  return static_cast<char*>(base) + elements * element_bytes;
+}
+
+}  // namespace
+
+void nccl_check(ncclResult_t result, const char* expression) {
+  if (result == ncclSuccess || result == ncclInProgress) return;
+  throw std::runtime_error(std::string(expression) + ": " + NcclApi::get().ncclGetErrorString(result));
+}
+
+Clique::Clique(Bootstrap& bootstrap, const std::vector<int>& devices) : devices_(devices) {
+  const NcclApi& nccl = NcclApi::get();
+  if (bootstrap.size() == 1) {
+    ranks_ = static_cast<int>(devices.size());
+    std::vector<ncclComm_t> comms(devices.size());
+    GPUBENCH_NCCL(nccl.ncclCommInitAll(comms.data(), ranks_, devices.data()));
+    for (int r = 0; r < ranks_; ++r) members_.push_back({devices[r], r, comms[r], worker_stream(devices[r])});
+    return;
+  }
+  ranks_ = bootstrap.size();
+  const int device = rank_device(bootstrap.local_rank(), devices);
+  ncclUniqueId id{};
+  if (bootstrap.rank() == 0) GPUBENCH_NCCL(nccl.ncclGetUniqueId(&id));
+  std::string wire(reinterpret_cast<const char*>(&id), sizeof id);
+  bootstrap.broadcast(wire, 0);
+  if (wire.size() != sizeof id) throw std::runtime_error("the ncclUniqueId from rank 0 arrived truncated");
+  std::copy(wire.begin(), wire.end(), reinterpret_cast<char*>(&id));
+  ScopedDevice on(device);
+  ncclComm_t comm = nullptr;
+  GPUBENCH_NCCL(nccl.ncclCommInitRank(&comm, ranks_, id, bootstrap.rank()));
+  members_.push_back({device, bootstrap.rank(), comm, worker_stream(device)});
+}
+
+Clique::~Clique() {
+  if (aborted_) return;
+  for (auto& m : members_) {
+    ScopedDevice on(m.device);
+    cudaStreamSynchronize(m.stream);
+    NcclApi::get().ncclCommDestroy(m.comm);
+  }
+}
+
+void Clique::abort() {
+  if (aborted_) return;
+  aborted_ = true;
+  for (auto& m : members_) NcclApi::get().ncclCommAbort(m.comm);
+}
+
+void Clique::throw_if_failed() const {
+  for (const auto& m : members_) {
+    ncclResult_t async = ncclSuccess;
+    GPUBENCH_NCCL(NcclApi::get().ncclCommGetAsyncError(m.comm, &async));
+    if (async != ncclSuccess && async != ncclInProgress)
+      throw std::runtime_error("NCCL reported an asynchronous error on GPU " + std::to_string(m.device) + ": " +
+                               NcclApi::get().ncclGetErrorString(async));
+  }
+}
+
+Clique& CliqueHolder::get(Bootstrap& bootstrap, const std::vector<int>& devices) {
+  if (!clique_ || clique_->aborted() || clique_->devices() != devices) {
+    clique_.reset();
+    clique_ = std::make_unique<Clique>(bootstrap, devices);
+  }
+  return *clique_;
+}
+
+NcclEngine::NcclEngine(Clique& clique, const CollectiveCase& c, std::uint64_t seed, double timeout_s)
+    : clique_(clique), case_(c), seed_(seed), timeout_s_(timeout_s) {}
+
+NcclEngine::~NcclEngine() {
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    ScopedDevice on(clique_.members()[m].device);
+    if (buffers_[m].start) cudaEventDestroy(buffers_[m].start);
+    if (buffers_[m].end) cudaEventDestroy(buffers_[m].end);
+  }
+}
+
+void NcclEngine::prepare() {
+  const Counts& n = case_.counts;
+  const std::size_t e = case_.element_bytes;
+  buffers_.resize(clique_.members().size());
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    const Clique::Member& member = clique_.members()[m];
+    ScopedDevice on(member.device);
+    Buffers& b = buffers_[m];
+    b.send = DeviceBuffer(std::max(n.send, n.recv) * e);
+    if (!case_.in_place) b.recv = DeviceBuffer(n.recv * e);
+    b.send_ptr = b.send.get();
+    b.recv_ptr = case_.in_place ? b.send.get() : b.recv.get();
+    // In place, nccl-tests' convention: a rank's own block of the gathered or scattered buffer.
+    if (case_.in_place && case_.kind == Kind::kAllGather) b.send_ptr = offset(b.recv_ptr, member.rank * n.chunk, e);
+    if (case_.in_place && case_.kind == Kind::kReduceScatter) b.recv_ptr = offset(b.send_ptr, member.rank * n.chunk, e);
+    GPUBENCH_CUDA(cudaEventCreate(&b.start));
+    GPUBENCH_CUDA(cudaEventCreate(&b.end));
+    fill(m);
+  }
+  for (const auto& member : clique_.members()) GPUBENCH_CUDA(cudaStreamSynchronize(member.stream));
+}
+
+void NcclEngine::fill(std::size_t m) {
+  const Clique::Member& member = clique_.members()[m];
+  Buffers& b = buffers_[m];
+  // Poisoned first, so that an element the collective failed to write cannot pass.
+  if (!case_.in_place) kernels::poison(b.recv_ptr, case_.counts.recv * case_.element_bytes, member.stream);
+  if (case_.in_place && case_.kind == Kind::kAllGather)
+    kernels::poison(b.send.get(), case_.counts.recv * case_.element_bytes, member.stream);
+  kernels::fill_collective_input(b.send_ptr, case_.type, case_.counts.send, seed_, member.rank, 0, member.stream);
+}
+
+void NcclEngine::issue(const Clique::Member& member, const Buffers& b) {
+  const NcclApi& nccl = NcclApi::get();
+  const ncclDataType_t type = nccl_type(case_.type);
+  const ncclRedOp_t op = case_.max ? ncclMax : ncclSum;
+  const Counts& n = case_.counts;
+  const int ranks = clique_.ranks();
+  switch (case_.kind) {
+    case Kind::kAllReduce:
+      return GPUBENCH_NCCL(nccl.ncclAllReduce(b.send_ptr, b.recv_ptr, n.send, type, op, member.comm, member.stream));
+    case Kind::kAllGather:
+      return GPUBENCH_NCCL(nccl.ncclAllGather(b.send_ptr, b.recv_ptr, n.chunk, type, member.comm, member.stream));
+    case Kind::kReduceScatter:
+      return GPUBENCH_NCCL(
+          nccl.ncclReduceScatter(b.send_ptr, b.recv_ptr, n.chunk, type, ncclSum, member.comm, member.stream));
+    case Kind::kBroadcast:
+      return GPUBENCH_NCCL(nccl.ncclBroadcast(b.send_ptr, b.recv_ptr, n.send, type, 0, member.comm, member.stream));
+    case Kind::kReduce:
+      return GPUBENCH_NCCL(nccl.ncclReduce(b.send_ptr, b.recv_ptr, n.send, type, ncclSum, 0, member.comm, member.stream));
+    case Kind::kAllToAll:
+      for (int peer = 0; peer < ranks; ++peer) {
+        GPUBENCH_NCCL(nccl.ncclSend(offset(b.send_ptr, peer * n.chunk, case_.element_bytes), n.chunk, type, peer,
+                                    member.comm, member.stream));
+        GPUBENCH_NCCL(nccl.ncclRecv(offset(b.recv_ptr, peer * n.chunk, case_.element_bytes), n.chunk, type, peer,
+                                    member.comm, member.stream));
+      }
+      return;
+    case Kind::kSendRecv:
+      GPUBENCH_NCCL(nccl.ncclSend(b.send_ptr, n.send, type, (member.rank + 1) % ranks, member.comm, member.stream));
+      GPUBENCH_NCCL(
+          nccl.ncclRecv(b.recv_ptr, n.recv, type, (member.rank + ranks - 1) % ranks, member.comm, member.stream));
+      return;
+  }
+}
+
+void NcclEngine::enqueue_one() {
+  // One group over every GPU of the process: NCCL needs all of a collective's local ranks
+  // issued together, or a single thread deadlocks on the first of them.
+  GPUBENCH_NCCL(NcclApi::get().ncclGroupStart());
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    ScopedDevice on(clique_.members()[m].device);
+    issue(clique_.members()[m], buffers_[m]);
+  }
+  GPUBENCH_NCCL(NcclApi::get().ncclGroupEnd());
+}
+
+void NcclEngine::wait_for(const std::vector<cudaEvent_t>& events) {
+  try {
+    wait_or_abort(
+        [&] {
+          clique_.throw_if_failed();
+          for (cudaEvent_t e : events)
+            if (cudaEventQuery(e) == cudaErrorNotReady) return false;
+          return true;
+        },
+        timeout_s_, [&] { clique_.abort(); });
+  } catch (const CollectiveHung&) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(kAfterAbortS));
+    throw;
+  }
+  for (cudaEvent_t e : events) GPUBENCH_CUDA(cudaEventSynchronize(e));
+}
+
+double NcclEngine::run(int ops) {
+  if (clique_.aborted()) throw std::runtime_error("the communicators were aborted after an earlier failure");
+  std::vector<cudaEvent_t> ends;
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    ScopedDevice on(clique_.members()[m].device);
+    GPUBENCH_CUDA(cudaEventRecord(buffers_[m].start, clique_.members()[m].stream));
+  }
+  for (int i = 0; i < ops; ++i) enqueue_one();
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    ScopedDevice on(clique_.members()[m].device);
+    GPUBENCH_CUDA(cudaEventRecord(buffers_[m].end, clique_.members()[m].stream));
+    ends.push_back(buffers_[m].end);
+  }
+  wait_for(ends);
+  double slowest_s = 0;
+  for (const auto& b : buffers_) {
+    float ms = 0;
+    GPUBENCH_CUDA(cudaEventElapsedTime(&ms, b.start, b.end));
+    slowest_s = std::max(slowest_s, ms * 1e-3);
+  }
+  return slowest_s;
+}
+
+long long NcclEngine::check() {
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    ScopedDevice on(clique_.members()[m].device);
+    fill(m);
+  }
+  run(1);
+  long long wrong = 0;
+  const Counts& n = case_.counts;
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    const Clique::Member& member = clique_.members()[m];
+    if (case_.kind == Kind::kReduce && member.rank != 0) continue;  // only the root receives
+    ScopedDevice on(member.device);
+    kernels::CollectiveExpectation expect;
+    expect.check = check_of(case_);
+    expect.rank = member.rank;
+    expect.ranks = clique_.ranks();
+    expect.chunk = n.chunk;
+    expect.seed = seed_;
+    wrong += kernels::count_collective_mismatches(buffers_[m].recv_ptr, case_.type, n.recv, expect, member.stream);
+  }
+  return wrong;
+}
+
+}  // namespace gpubench::collective

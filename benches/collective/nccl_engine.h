@@ -1,0 +1,96 @@
+#pragma once
+// NCCL's side of a collective benchmark: the communicators of this process and the engine that
+// runs one collective case on them.
+#include <nccl.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "benches/collective/bootstrap.h"
+#include "benches/collective/collective_model.h"
+#include "benches/collective/driver.h"
+#include "harness/core/cuda_check.h"
+#include "kernels/collective_check.cuh"
+
+namespace gpubench::collective {
+
+// One communicator per GPU this process drives: every selected GPU in a single process
+// (ncclCommInitAll), this rank's GPU under MPI (ncclCommInitRank, the id sent by the bootstrap).
+class Clique {
+ public:
+  struct Member {
+    int device = 0;
+    int rank = 0;
+    ncclComm_t comm = nullptr;
+    cudaStream_t stream = nullptr;
+  };
+  Clique(Bootstrap& bootstrap, const std::vector<int>& devices);
+  ~Clique();
+  Clique(const Clique&) = delete;
+  Clique& operator=(const Clique&) = delete;
+
+  int ranks() const { return ranks_; }
+  const std::vector<Member>& members() const { return members_; }
+  const std::vector<int>& devices() const { return devices_; }
+  // After a hang or an asynchronous error: the communicators cannot be used again.
+  void abort();
+  bool aborted() const { return aborted_; }
+  void throw_if_failed() const;  // an asynchronous NCCL error on any member
+
+ private:
+  std::vector<int> devices_;
+  std::vector<Member> members_;
+  int ranks_ = 1;
+  bool aborted_ = false;
+};
+
+// The per-worker resource (State::resource): the clique, made on first use and made again when
+// the GPUs change or an abort left it unusable.
+class CliqueHolder {
+ public:
+  explicit CliqueHolder(int) {}
+  Clique& get(Bootstrap& bootstrap, const std::vector<int>& devices);
+
+ private:
+  std::unique_ptr<Clique> clique_;
+};
+
+struct CollectiveCase {
+  Kind kind = Kind::kAllReduce;
+  kernels::CollectiveType type = kernels::CollectiveType::kFp32;
+  bool max = false;  // all_reduce with ncclMax rather than ncclSum
+  bool in_place = false;
+  Counts counts;
+  std::size_t element_bytes = 4;
+};
+
+class NcclEngine : public RankEngine {
+ public:
+  // `timeout_s`: how long one call of run() or check() may wait for its collectives.
+  NcclEngine(Clique& clique, const CollectiveCase& c, std::uint64_t seed, double timeout_s);
+  ~NcclEngine() override;
+  void prepare() override;
+  double run(int ops) override;
+  long long check() override;
+
+ private:
+  struct Buffers {
+    DeviceBuffer send, recv;  // recv empty in place
+    void* send_ptr = nullptr;
+    void* recv_ptr = nullptr;
+    cudaEvent_t start = nullptr, end = nullptr;
+  };
+  void fill(std::size_t m);
+  void enqueue_one();
+  void issue(const Clique::Member& member, const Buffers& b);
+  void wait_for(const std::vector<cudaEvent_t>& events);
+
+  Clique& clique_;
+  CollectiveCase case_;
+  std::uint64_t seed_;
+  double timeout_s_;
+  std::vector<Buffers> buffers_;
+};
+
+}  // namespace gpubench::collective

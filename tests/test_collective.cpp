@@ -1,0 +1,200 @@
+// The collective suite's CPU side: nccl-tests' bus factors and sizes, rank to GPU mapping, the
+// lockstep driver over thread ranks with a fake engine (gathering, a failing rank, a hang).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <thread>
+
+#include "benches/collective/bootstrap.h"
+#include "benches/collective/collective_model.h"
+#include "benches/collective/driver.h"
+#include "tests/collective_fake.h"
+
+namespace gpubench::collective {
+namespace {
+
+TEST(CollectiveModel, BusFactorsAreNcclTests) {
+  EXPECT_DOUBLE_EQ(bus_factor(Kind::kAllReduce, 8), 2.0 * 7 / 8);
+  EXPECT_DOUBLE_EQ(bus_factor(Kind::kAllGather, 8), 7.0 / 8);
+  EXPECT_DOUBLE_EQ(bus_factor(Kind::kReduceScatter, 4), 3.0 / 4);
+  EXPECT_DOUBLE_EQ(bus_factor(Kind::kAllToAll, 2), 0.5);
+  for (Kind k : {Kind::kBroadcast, Kind::kReduce, Kind::kSendRecv}) EXPECT_DOUBLE_EQ(bus_factor(k, 8), 1);
+  EXPECT_DOUBLE_EQ(bus_factor(Kind::kAllReduce, 1), 0);
+}
+
+TEST(CollectiveModel, OneRankHasNoBusBandwidth) {
+  for (const auto& name : kind_names()) EXPECT_FALSE(bus_bandwidth_meaningful(kind_from_name(name), 1)) << name;
+  EXPECT_TRUE(bus_bandwidth_meaningful(Kind::kAllReduce, 2));
+}
+
+TEST(CollectiveModel, KindNamesRoundTrip) {
+  for (const auto& name : kind_names()) EXPECT_EQ(kind_name(kind_from_name(name)), name);
+  EXPECT_THROW(kind_from_name("allreduce"), std::invalid_argument);
+}
+
+TEST(CollectiveModel, CountsFollowNcclTestsSizes) {
+  const Counts gather = counts(Kind::kAllGather, 1024, 4, 8);
+  EXPECT_EQ(gather.chunk, 32u);
+  EXPECT_EQ(gather.send, 32u);
+  EXPECT_EQ(gather.recv, 256u);
+  EXPECT_EQ(gather.bytes, 1024u);
+  const Counts scatter = counts(Kind::kReduceScatter, 1024, 2, 3);  // 512 elements, 170 a rank
+  EXPECT_EQ(scatter.send, 510u);
+  EXPECT_EQ(scatter.recv, 170u);
+  EXPECT_EQ(scatter.bytes, 1020u);
+  const Counts reduce = counts(Kind::kAllReduce, 4096, 2, 8);
+  EXPECT_EQ(reduce.send, 2048u);
+  EXPECT_EQ(reduce.recv, 2048u);
+  EXPECT_THROW(counts(Kind::kAllGather, 8, 4, 8), std::invalid_argument);  // no element per rank
+  EXPECT_THROW(counts(Kind::kAllReduce, 4, 4, 1), std::invalid_argument);
+  EXPECT_THROW(counts(Kind::kAllReduce, (std::int64_t{8} << 30) + 4, 4, 1), std::invalid_argument);
+}
+
+TEST(CollectiveModel, ParsesSizes) {
+  EXPECT_EQ(parse_size("8"), 8);
+  EXPECT_EQ(parse_size("1024"), 1024);
+  EXPECT_EQ(parse_size("4K"), 4096);
+  EXPECT_EQ(parse_size("1KiB"), 1024);
+  EXPECT_EQ(parse_size("16MiB"), 16 << 20);
+  EXPECT_EQ(parse_size("8GiB"), std::int64_t{8} << 30);
+  EXPECT_EQ(parse_size("64B"), 64);
+  for (const char* bad : {"", "K", "4", "9G", "12X", "-8", "1.5K", "4 K"}) EXPECT_THROW(parse_size(bad), std::invalid_argument) << bad;
+}
+
+TEST(CollectiveModel, DefaultSweepIsPowersOfFour) {
+  const auto sizes = default_sizes();
+  ASSERT_EQ(sizes.size(), 12u);
+  EXPECT_EQ(sizes.front(), 1024);
+  EXPECT_EQ(sizes.back(), std::int64_t{4} << 30);
+  for (std::size_t i = 1; i < sizes.size(); ++i) EXPECT_EQ(sizes[i], sizes[i - 1] * 4);
+  EXPECT_LT(quick_sizes().size(), 5u);
+}
+
+TEST(CollectiveModel, ElementBytes) {
+  EXPECT_EQ(element_bytes("fp32"), 4u);
+  EXPECT_EQ(element_bytes("bf16"), 2u);
+  EXPECT_EQ(element_bytes("fp16"), 2u);
+  EXPECT_THROW(element_bytes("fp64"), std::invalid_argument);
+}
+
+TEST(CollectiveModel, RankToDevice) {
+  EXPECT_EQ(rank_device(0, {0, 1, 2, 3}), 0);
+  EXPECT_EQ(rank_device(3, {0, 1, 2, 3}), 3);
+  EXPECT_EQ(rank_device(1, {4, 6}), 6);
+  EXPECT_THROW(rank_device(2, {0, 1}), std::invalid_argument);
+  EXPECT_THROW(rank_device(-1, {0}), std::invalid_argument);
+}
+
+TEST(CollectiveModel, OpsPerSample) {
+  EXPECT_EQ(ops_per_sample(1e-5, 1e-3, 1000), 100);
+  EXPECT_EQ(ops_per_sample(5e-3, 1e-3, 1000), 1);
+  EXPECT_EQ(ops_per_sample(1e-9, 1e-3, 1000), 1000);
+  EXPECT_EQ(ops_per_sample(0, 1e-3, 1000), 1);
+}
+
+TEST(CollectiveBootstrap, LauncherWorldSize) {
+  auto env = [](std::map<std::string, std::string> vars) {
+    return [vars](const char* name) -> const char* {
+      const auto it = vars.find(name);
+      return it == vars.end() ? nullptr : it->second.c_str();
+    };
+  };
+  EXPECT_EQ(launcher_world_size(env({})), 1);
+  EXPECT_EQ(launcher_world_size(env({{"OMPI_COMM_WORLD_SIZE", "16"}})), 16);
+  EXPECT_EQ(launcher_world_size(env({{"SLURM_NTASKS", "4"}})), 4);
+  EXPECT_EQ(launcher_world_size(env({{"PMI_SIZE", "x"}})), 1);
+}
+
+// Runs `drive` on `ranks` thread ranks, rank r's engine set up by `setup(r, engine)`.
+struct WorldRun {
+  std::vector<DriveOutcome> outcomes;
+  std::vector<std::string> errors;
+  std::vector<double> samples;  // rank 0's measured samples
+  std::vector<int> runs;
+};
+WorldRun run_world(int ranks, const std::function<void(int, testing::FakeEngine&)>& setup) {
+  testing::ThreadWorld world(ranks);
+  WorldRun out;
+  out.outcomes.resize(ranks);
+  out.errors.resize(ranks);
+  out.runs.resize(ranks);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < ranks; ++r)
+    threads.emplace_back([&, r] {
+      testing::ThreadBootstrap bootstrap(world, r);
+      testing::FakeEngine engine;
+      setup(r, engine);
+      std::vector<double> seen;
+      try {
+        out.outcomes[r] = drive(bootstrap, engine, DriveSettings{}, [](double, int) {}, testing::fixed_samples(4, seen));
+      } catch (const std::exception& e) {
+        out.errors[r] = e.what();
+      }
+      out.runs[r] = engine.runs;
+      if (r == 0) out.samples = seen;
+    });
+  for (auto& t : threads) t.join();
+  return out;
+}
+
+TEST(CollectiveDriver, SlowestRankCountsAndWrongElementsAreGathered) {
+  const WorldRun run = run_world(3, [](int r, testing::FakeEngine& e) {
+    e.op_s = (r == 1 ? 4e-5 : 1e-5);
+    e.wrong = r;
+  });
+  for (const auto& e : run.errors) EXPECT_EQ(e, "");
+  EXPECT_EQ(run.outcomes[0].ops_per_sample, 25);  // 1 ms over the slowest rank's 40 us
+  ASSERT_EQ(run.samples.size(), 4u);
+  for (double s : run.samples) EXPECT_DOUBLE_EQ(s, 25 * 4e-5);
+  EXPECT_EQ(run.outcomes[0].wrong, 0 + 1 + 2);
+  EXPECT_EQ(run.outcomes[0].wrong_by_rank, (std::vector<long long>{0, 1, 2}));
+  EXPECT_TRUE(run.outcomes[1].wrong_by_rank.empty());
+  // Followers ran exactly the leader's samples: the two first runs, the warm-up, four samples.
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(run.runs[r], 2 + 1 + 4) << r;
+}
+
+TEST(CollectiveDriver, OneRankFailingFailsEveryRankWithItsReason) {
+  const WorldRun run = run_world(4, [](int r, testing::FakeEngine& e) {
+    if (r == 2) e.fail_in = "prepare";
+  });
+  for (const auto& e : run.errors) EXPECT_EQ(e, "set-up: rank 2: out of memory");
+}
+
+TEST(CollectiveDriver, AFailedCheckFailsEveryRank) {
+  const WorldRun run = run_world(2, [](int r, testing::FakeEngine& e) {
+    if (r == 1) e.fail_in = "check";
+  });
+  for (const auto& e : run.errors) EXPECT_EQ(e, "verification: rank 1: check failed to launch");
+}
+
+TEST(CollectiveDriver, SingleRankNeedsNoPeers) {
+  LocalBootstrap local;
+  testing::FakeEngine engine;
+  engine.wrong = 7;
+  std::vector<double> seen;
+  const DriveOutcome outcome = drive(local, engine, DriveSettings{}, [](double, int) {}, testing::fixed_samples(3, seen));
+  EXPECT_EQ(outcome.wrong, 7);
+  EXPECT_EQ(seen.size(), 3u);
+}
+
+TEST(CollectiveDriver, AHangIsAbortedAndReported) {
+  std::atomic<int> aborts{0};
+  try {
+    wait_or_abort([] { return false; }, 0.05, [&] { ++aborts; });
+    FAIL() << "a collective that never completes must throw";
+  } catch (const CollectiveHung& hung) {
+    EXPECT_NE(std::string(hung.what()).find("aborted"), std::string::npos);
+  }
+  EXPECT_EQ(aborts, 1);
+}
+
+TEST(CollectiveDriver, ACompletedCollectiveIsNotAborted) {
+  int polls = 0, aborts = 0;
+  wait_or_abort([&] { return ++polls == 3; }, 5, [&] { ++aborts; });
+  EXPECT_EQ(polls, 3);
+  EXPECT_EQ(aborts, 0);
+}
+
+}  // namespace
+}  // namespace gpubench::collective
