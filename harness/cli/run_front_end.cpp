@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -42,6 +43,14 @@ int list_families(const std::vector<std::string>& suites) {
   return kExitOk;
 }
 
+// Under mpirun or srun every rank runs gpubench; rank 0 speaks for the job (the collective
+// suite gathers the other ranks' part into its results) and its exit code is the verdict.
+bool secondary_launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* rank = std::getenv(name)) return std::atoi(rank) != 0;
+  return false;
+}
+
 // Refuses an --out that cannot be written before anything runs: a run can take hours.
 void check_out_path(const std::string& path) {
   const std::filesystem::path target(path);
@@ -73,6 +82,7 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     line_.run.command_line = command_line;
     if (!line_.out_path.empty()) check_out_path(line_.out_path);  // before the run, not after it
     const nlohmann::json document = execute_run(line_.run);
+    if (secondary_launcher_rank()) return kExitOk;  // rank 0 writes the job's one result
     if (!line_.out_path.empty()) write_file_atomically(line_.out_path, document.dump(2) + "\n");
     std::cout << render(document, out_format) << std::flush;
     return exit_code_of(document);
