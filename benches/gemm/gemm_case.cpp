@@ -89,8 +89,10 @@ std::map<std::string, std::string> restricted_axes(const Params& params) {
   return axes;
 }
 
+bool options_valid(const Params&) { return workspace_bytes() > 0; }
+
 bool listed_shape(const Params& params, ShapeUse use) {
-  return shape_catalog().allows(shape_of(params), restricted_axes(params), use);
+  return options_valid(params) && shape_catalog().allows(shape_of(params), restricted_axes(params), use);
 }
 
 void set_tflops_peak(State& s, const Precision& precision) {

@@ -31,7 +31,10 @@ Shape shape_of(const Params& params);
 GemmSpec spec_of(const Params& params);
 // The values of the type, layout and algo axes the instance has: what a shape entry's "only" restricts.
 std::map<std::string, std::string> restricted_axes(const Params& params);
-// A where() filter: the instance's shape is one the shape file lists for `use`, at these axes.
+// A where() filter for expansion: true, or a UsageError (exit 2) for a bad
+// GPUBENCH_GEMM_WORKSPACE_MIB, so that a typo stops the run before anything is measured.
+bool options_valid(const Params& params);
+// A where() filter: options_valid, and the instance's shape is one the shape file lists for `use`, at these axes.
 bool listed_shape(const Params& params, ShapeUse use);
 
 // `count` copies of A, B and D, each A and B filled from the same seeds (so every D has the same

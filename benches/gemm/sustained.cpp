@@ -109,6 +109,7 @@ const auto& sustained_family =
         .per_device()
         .needs_library("cublasLt")
         .settings(sustained_settings())
+        .where(gpubench::gemm::options_valid)
         .run(run_sustained);
 
 }  // namespace
