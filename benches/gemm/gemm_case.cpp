@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "harness/core/family.h"
+
 #include "harness/core/cuda_check.h"
 #include "kernels/random_fill.cuh"
 
@@ -182,10 +184,27 @@ void run_gemm(State& s, const GemmSpec& spec) {
   gemm.verify(s);
 }
 
-FamilySettings tuned_settings() {
+Family& gemm_family(const std::string& name, const std::string& description, ShapeUse use) {
+  Family& f = family(name).describe(description + " Types: " + precision_description());
+  f.axis("type", precision_names()).quick(std::vector<std::string>{"bf16"});
+  if (use == ShapeUse::kStrided) f.axis("batch", declared_values("batch", use));
+  const std::vector<std::pair<std::string, std::vector<std::int64_t>>> quick = {
+      {"m", {1, 4096}}, {"n", {4096}}, {"k", {4096}}};
+  for (const auto& [dimension, values] : quick)
+    f.axis(dimension, declared_values(dimension, use)).quick(present(values, declared_values(dimension, use)));
+  f.axis("layout", {"tn", "nn"}).quick(std::vector<std::string>{"tn"});
+  if (use == ShapeUse::kCache)
+    f.axis("l2", {"hot", "cold"});
+  else
+    f.axis("algo", {"heuristic", "best"}).quick(std::vector<std::string>{"heuristic"});
+  // 16 candidates of a 16384-cube FP32 GEMM outlast the run's default limit.
   FamilySettings settings;
   settings.timeout_s = 300;
-  return settings;
+  return f.per_device()
+      .needs_library("cublasLt")
+      .settings(settings)
+      .where([use](const Params& p) { return listed_shape(p, use); })
+      .run([](State& s) { run_gemm(s, spec_of(s.params())); });
 }
 
 std::string precision_description() {

@@ -77,8 +77,11 @@ class PreparedGemm {
 
 void run_gemm(State& s, const GemmSpec& spec);
 
-// The tuned families' limits: 16 candidates of a 16384-cube FP32 GEMM outlast the run's default.
-FamilySettings tuned_settings();
+// Declares one of the shape-file families: axes type, [batch,] m, n, k, layout and then algo
+// (matmul, strided) or l2 (cache), per device, needing cuBLASLt, running run_gemm on the shapes
+// the file lists for `use`. --quick runs bf16, tn, the heuristic's pick, and of the m, n and k the
+// file lists those of a 4096-cube and a 1-token decode GEMM over a 4096 x 4096 weight.
+Family& gemm_family(const std::string& name, const std::string& description, ShapeUse use);
 
 // The datasheet's dense rate of `precision` on the benchmark's GPU as its peak, where known.
 void set_tflops_peak(State& s, const Precision& precision);

@@ -97,8 +97,8 @@ const auto& sustained_family =
                   "has each slice of at most a second of the whole load (warm-up included): its TFLOP/s, SM "
                   "clock, power, temperature and throttle reasons (NVML). sustained_ratio is each window's "
                   "TFLOP/s over the load's first window; notes.sustained_ratio_last the end against the start. "
-                  "Verified as gemm/matmul. Types: " +
-                  gpubench::gemm::precision_description())
+                  "Verified as gemm/matmul, to a relative " +
+                  std::to_string(gpubench::gemm::find_precision("bf16").tolerance) + ".")
         .axis("type", {"bf16"})
         .axis("m", std::vector<std::int64_t>{8192})
         .axis("n", std::vector<std::int64_t>{8192})
