@@ -85,6 +85,15 @@ TEST(GemmShapes, AnUnreadableOrMalformedFileIsBadInput) {
   EXPECT_THROW(parse_shapes(nlohmann::json::parse(R"({"shape": []})"), "f.json"), UsageError);
 }
 
+TEST(GemmShapes, TheFileIsFoundOnTheConfigPathOrNamedByTheEnvironment) {
+  ::setenv("GPUBENCH_GEMM_SHAPES", "/elsewhere/shapes.json", 1);
+  EXPECT_EQ(shapes_path(), "/elsewhere/shapes.json");
+  ::unsetenv("GPUBENCH_GEMM_SHAPES");
+  const std::string found = shapes_path();
+  EXPECT_EQ(found.substr(found.size() - std::string("configs/gemm_shapes.json").size()), "configs/gemm_shapes.json");
+  EXPECT_NO_THROW(load_shapes(found));
+}
+
 TEST(GemmShapes, SquaresAreNotCrossedAndOnlyRestrictsAxes) {
   const ShapeCatalog catalog = parse(R"({"name": "sq", "square": [64, 128], "only": {"type": ["bf16"]}},
                                         {"name": "mlp", "m": [1, 16], "n": 256, "k": 512},

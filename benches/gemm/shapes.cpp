@@ -1,14 +1,12 @@
 #include "benches/gemm/shapes.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <set>
 
+#include "harness/report/config_files.h"
 #include "harness/report/exit_codes.h"
 
 namespace gpubench::gemm {
@@ -170,14 +168,8 @@ ShapeCatalog load_shapes(const std::string& path) {
 
 std::string shapes_path() {
   if (const char* path = std::getenv("GPUBENCH_GEMM_SHAPES"); path && *path) return path;
-  char executable[4096] = {};
-  const ssize_t n = readlink("/proc/self/exe", executable, sizeof executable - 1);
-  if (n > 0) {
-    const auto installed = std::filesystem::path(std::string(executable, static_cast<std::size_t>(n))).parent_path() /
-                           "../share/gpubench/configs/gemm_shapes.json";
-    if (std::filesystem::exists(installed)) return installed.lexically_normal().string();
-  }
-  return std::string(GPUBENCH_SOURCE_DIR) + "/configs/gemm_shapes.json";
+  if (const auto found = find_config_file("gemm_shapes.json")) return *found;
+  return config_search_path().front() + "/gemm_shapes.json";  // named in the message that it is missing
 }
 
 const ShapeCatalog& shape_catalog() {

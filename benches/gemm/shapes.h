@@ -1,7 +1,7 @@
 #pragma once
 // The user-editable list of GEMM shapes (configs/gemm_shapes.json): square sizes and the GEMMs
 // of common transformer layers. It is read when families are expanded, so a shape is added
-// without rebuilding; GPUBENCH_GEMM_SHAPES names another file. Format:
+// without rebuilding; GPUBENCH_GEMM_SHAPES names another file (shapes_path). Format:
 //
 //   { "description": "...",
 //     "shapes": [ { "name": "llama3_8b.qkv", "m": [1, 128, 2048], "n": 6144, "k": 4096,
@@ -53,8 +53,8 @@ class ShapeCatalog {
 // Parses and checks a shape document; `source` (the file name) prefixes every error.
 ShapeCatalog parse_shapes(const nlohmann::json& document, const std::string& source);
 ShapeCatalog load_shapes(const std::string& path);
-// GPUBENCH_GEMM_SHAPES when set, else configs/gemm_shapes.json of the installation
-// (<bin>/../share/gpubench/configs/) or, uninstalled, of the source tree it was built from.
+// GPUBENCH_GEMM_SHAPES when set, else gemm_shapes.json on the search path of shipped configs
+// (harness/report/config_files.h: GPUBENCH_CONFIG_DIR, beside the executable, the source tree).
 std::string shapes_path();
 // The catalog of shapes_path(), loaded once per process.
 const ShapeCatalog& shape_catalog();
