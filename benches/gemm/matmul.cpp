@@ -10,7 +10,8 @@ const auto& matmul_family = gpubench::gemm::gemm_family(
     "x @ W.T; nn: A stored m x k), alpha 1, beta 0, random data in [0.5, 1.5). Shapes (m, n, k) and the types, "
     "layouts and algos each runs by default come from configs/gemm_shapes.json (GPUBENCH_GEMM_SHAPES names "
     "another file): squares 1024-16384 and 4095 in bf16, 4096 and 8192 in every type, Llama-3 8B and 70B QKV, "
-    "attention output, MLP up/gate and down at 1-16384 tokens (m), heuristic only. algo:heuristic is cuBLASLt's "
+    "attention output, MLP up/gate and down at 1-16384 tokens (m), heuristic only; --config narrows any axis, "
+    "a shape is added in the file. algo:heuristic is cuBLASLt's "
     "first pick, algo:best the fastest of its top " +
         std::to_string(gpubench::gemm::kBestCandidates) +
         " (gpubench.choice names each). tflops counts 2 m n k; for m or n <= 256 bandwidth_gbps counts A, B and D "
