@@ -3,6 +3,7 @@
 // output, `list`, output formats, fault isolation with the CPU-only selftest families, and
 // NVML-absent behaviour. Nothing here needs a GPU; what would behave differently with one says so.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -100,6 +101,61 @@ TEST(Cli, UnknownFlag) {
 TEST(Cli, BadFlagValues) {
   expect_usage_error(run_gpubench(kHealthy + " --timeout soon"), "--timeout");
   expect_usage_error(run_gpubench(kHealthy + " --repetitions x"), "--repetitions");
+}
+
+// Each numeric flag obeys the rule its --config setting obeys: one line naming the flag, exit 2.
+TEST(Cli, NumericFlagsAreCheckedLikeTheConfig) {
+  for (const std::string flag : {"--timeout 0", "--timeout -5", "--max-noise -1", "--max-noise 0", "--min-time nan",
+                                 "--min-time -0.5", "--max-time inf", "--max-time 0", "--repetitions 0",
+                                 "--repetitions -2", "--repetitions 2000000"}) {
+    SCOPED_TRACE(flag);
+    const CommandResult r = run_gpubench(kHealthy + " " + flag);
+    expect_usage_error(r, flag.substr(0, flag.find(' ')) + ": expected a positive");
+  }
+}
+
+TEST(Cli, OutWhereNothingCanBeCreatedIsRefusedBeforeRunning) {
+  // /proc refuses new files even to root.
+  expect_usage_error(run_gpubench(kHealthy + " --out /proc/gpubench-run.json"), "/proc/gpubench-run.json: cannot write");
+  const std::string dir = temp_dir();
+  expect_usage_error(run_gpubench(kHealthy + " --out " + dir), "it is a directory");
+}
+
+TEST(Cli, OutIntoADirectoryWithoutWritePermission) {
+  if (geteuid() == 0) GTEST_SKIP() << "root writes anywhere";
+  const std::string dir = temp_dir() + "/read-only";
+  std::filesystem::create_directories(dir);
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  expect_usage_error(run_gpubench(kHealthy + " --out " + dir + "/run.json"), "Permission denied");
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
+}
+
+// Google Benchmark's variables are not ours: they change nothing, in a worker or in process.
+TEST(Cli, GoogleBenchmarkVariablesChangeNothing) {
+  const std::string args = "--suite selftest --filter 'cpu_faults/fault:none' --format json";
+  auto summary = [](const CommandResult& r) {
+    std::vector<std::string> rows;
+    const json doc = json::parse(r.out, nullptr, false);
+    if (doc.is_discarded()) return rows;
+    for (const auto& b : doc.at("benchmarks"))
+      rows.push_back(b.at("name").get<std::string>() + " " + b.at("gpubench").at("status").get<std::string>() + " " +
+                     std::to_string(b.at("repetitions").get<int>()));
+    return rows;
+  };
+  for (const std::string mode : {"", " --no-isolate"}) {
+    SCOPED_TRACE("mode '" + mode + "'");
+    const CommandResult plain = run_gpubench(args + mode);
+    ASSERT_EQ(plain.exit_code, 0) << describe(plain);
+    ASSERT_EQ(summary(plain).size(), 2u) << describe(plain);
+    const ScopedEnv filter("BENCHMARK_FILTER", "zzz");
+    const ScopedEnv repetitions("BENCHMARK_REPETITIONS", "3");
+    const ScopedEnv min_time("BENCHMARK_MIN_TIME", "5");
+    const ScopedEnv list("BENCHMARK_LIST_TESTS", "true");
+    const ScopedEnv format("BENCHMARK_FORMAT", "csv");
+    const CommandResult with = run_gpubench(args + mode);
+    EXPECT_EQ(with.exit_code, 0) << describe(with);
+    EXPECT_EQ(summary(with), summary(plain)) << describe(with);
+  }
 }
 
 TEST(Cli, FilterMatchingNothing) {

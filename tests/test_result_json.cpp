@@ -141,7 +141,7 @@ TEST(ResultJson, RoundTrip) {
 }
 
 TEST(ResultJson, RoundTripOfEveryStatus) {
-  for (Status status : {Status::kOk, Status::kFailed, Status::kSkipped, Status::kTimeout}) {
+  for (Status status : {Status::kOk, Status::kFailed, Status::kSkipped, Status::kTimeout, Status::kInterrupted}) {
     BenchResult r = sample_result();
     r.status = status;
     if (status != Status::kOk) {
@@ -156,6 +156,7 @@ TEST(ResultJson, RoundTripOfEveryStatus) {
   }
   EXPECT_STREQ(to_string(Status::kTimeout), "timeout");
   EXPECT_STREQ(to_string(Status::kSkipped), "skipped");
+  EXPECT_STREQ(to_string(Status::kInterrupted), "interrupted");
   EXPECT_THROW(status_from_string("exploded"), std::invalid_argument);
 }
 

@@ -34,6 +34,18 @@ const auto& cpu_faults = gpubench::family("selftest/cpu_faults")
                                pass(s);
                              });
 
+// Benchmarks that take a while without misbehaving: what a signal interrupts in the tests.
+const auto& cpu_sleep = gpubench::family("selftest/cpu_sleep")
+                            .describe("CPU-only: sleeps `seconds`, then measures like the healthy case")
+                            .axis("seconds", std::vector<std::int64_t>{1, 60})
+                            .axis("copy", {"a", "b", "c"})
+                            .cpu_only()
+                            .hidden()
+                            .run([](gpubench::State& s) {
+                              std::this_thread::sleep_for(std::chrono::seconds(s.get_int("seconds")));
+                              pass(s);
+                            });
+
 const auto& gpu_faults =
     gpubench::family("selftest/gpu_faults")
         .describe("A healthy kernel, one that spins forever, one that writes out of bounds, a healthy one after")

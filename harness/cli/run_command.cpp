@@ -52,7 +52,8 @@ class Progress {
   }
   void finished(const BenchResult& result) {
     ++done_;
-    if (result.status == Status::kFailed || result.status == Status::kTimeout) {
+    if (result.status == Status::kFailed || result.status == Status::kTimeout ||
+        result.status == Status::kInterrupted) {
       if (tty_) std::fputs("\r\033[K", stderr);
       std::fprintf(stderr, "%s: %s: %s\n", result.name.c_str(), to_string(result.status), result.error.c_str());
     }
@@ -67,6 +68,47 @@ class Progress {
   bool tty_, drawn_ = false;
   std::string family_;
 };
+
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// A number given on the command line obeys the rule its --config setting obeys (config.h).
+void check_flag(const char* flag, const std::optional<double>& value) {
+  if (!value) return;
+  if (const auto problem = positive_number_problem(*value))
+    throw UsageError{kExitBadInput, std::string(flag) + ": " + *problem + " (got " + number_text(*value) + ")"};
+}
+
+void check_flags(const RunOptions& options) {
+  check_flag("--min-time", options.min_time_s);
+  check_flag("--max-noise", options.max_noise_pct);
+  check_flag("--max-time", options.max_time_s);
+  check_flag("--timeout", options.timeout_s);
+  if (options.repetitions)
+    if (const auto problem = positive_count_problem(*options.repetitions))
+      throw UsageError{kExitBadInput,
+                       "--repetitions: " + *problem + " (got " + std::to_string(*options.repetitions) + ")"};
+}
+
+// Flags override the config file, which overrides the defaults.
+RunSettings settings_of(const RunOptions& options, const RunConfig& config) {
+  RunSettings settings;
+  settings.quick = options.quick;
+  if (options.quick) settings.stop.max_time_s = 0.5, settings.stop.max_noise_pct = 2.0;
+  auto pick = [](const std::optional<double>& flag, const std::optional<double>& from_config, double fallback) {
+    return flag ? *flag : from_config.value_or(fallback);
+  };
+  settings.stop.min_time_s = pick(options.min_time_s, config.min_time_s, settings.stop.min_time_s);
+  settings.stop.max_noise_pct = pick(options.max_noise_pct, config.max_noise_pct, settings.stop.max_noise_pct);
+  settings.stop.max_time_s = pick(options.max_time_s, config.max_time_s, settings.stop.max_time_s);
+  settings.timeout_s = pick(options.timeout_s, config.timeout_s, settings.timeout_s);
+  settings.stop.min_samples = config.min_samples.value_or(settings.stop.min_samples);
+  settings.repetitions = options.repetitions ? static_cast<int>(*options.repetitions) : config.repetitions.value_or(1);
+  return settings;
+}
 
 }  // namespace
 
@@ -99,7 +141,8 @@ std::vector<int> parse_devices(const std::string& spec, int visible) {
   return devices;
 }
 
-nlohmann::json execute_run(const RunOptions& options) {
+nlohmann::json execute_run(const RunOptions& options, const InterruptCatcher& interrupts) {
+  check_flags(options);
   RunConfig config;
   if (!options.config_path.empty()) config = load_config(options.config_path);
   const auto suites = resolve_suites(!options.suites.empty() ? options.suites : config.suites);
@@ -112,18 +155,8 @@ nlohmann::json execute_run(const RunOptions& options) {
   }
 
   RunPlan plan;
+  plan.settings = settings_of(options, config);
   RunSettings& settings = plan.settings;
-  settings.quick = options.quick;
-  if (options.quick) settings.stop.max_time_s = 0.5, settings.stop.max_noise_pct = 2.0;
-  auto pick = [](double flag, const std::optional<double>& from_config, double fallback) {
-    return flag >= 0 ? flag : from_config.value_or(fallback);
-  };
-  settings.stop.min_time_s = pick(options.min_time_s, config.min_time_s, settings.stop.min_time_s);
-  settings.stop.max_noise_pct = pick(options.max_noise_pct, config.max_noise_pct, settings.stop.max_noise_pct);
-  settings.stop.max_time_s = pick(options.max_time_s, config.max_time_s, settings.stop.max_time_s);
-  settings.timeout_s = pick(options.timeout_s, config.timeout_s, settings.timeout_s);
-  settings.stop.min_samples = config.min_samples.value_or(settings.stop.min_samples);
-  settings.repetitions = options.repetitions > 0 ? options.repetitions : config.repetitions.value_or(1);
 
   std::vector<const Family*> families;
   for (const auto& f : registered_families())
@@ -137,14 +170,15 @@ nlohmann::json execute_run(const RunOptions& options) {
   // selection needed one (exit 3) or selected nothing (exit 2).
   // Without a GPU the indices cannot be checked, but a malformed --devices is still bad usage.
   if (visible == 0 && options.devices != "all") parse_devices(options.devices, std::numeric_limits<int>::max());
-  plan.expand.devices = visible > 0 ? parse_devices(options.devices, visible) : std::vector<int>{0};
-  plan.expand.quick = options.quick;
-  plan.expand.context = &context;
-  plan.expand.axis_overrides = config.axis_overrides;
-  settings.devices = plan.expand.devices;
+  ExpandOptions expand;
+  expand.devices = visible > 0 ? parse_devices(options.devices, visible) : std::vector<int>{0};
+  expand.quick = options.quick;
+  expand.context = &context;
+  expand.axis_overrides = config.axis_overrides;
+  settings.devices = expand.devices;
 
   for (const Family* f : families) {
-    for (auto& instance : f->expand(plan.expand)) {
+    for (auto& instance : f->expand(expand)) {
       const bool wanted = options.exact_names.empty()
                               ? std::regex_search(instance.name, filter)
                               : std::find(options.exact_names.begin(), options.exact_names.end(),
@@ -166,11 +200,21 @@ nlohmann::json execute_run(const RunOptions& options) {
   RunObserver observer;
   observer.started = [&](const std::string& name) { progress.started(name); };
   observer.finished = [&](const BenchResult& result) { progress.finished(result); };
-  const auto results = run_plan(plan, context, options.isolate, observer);
-  return make_document(context, results, options.command_line);
+  const RunOutcome outcome = run_plan(plan, context, options.isolate, observer, interrupts);
+  nlohmann::json document = make_document(context, outcome.results, options.command_line);
+  auto& gpubench = document["context"]["gpubench"];
+  gpubench["complete"] = outcome.interrupted.empty();
+  gpubench["interrupted"] = outcome.interrupted.empty() ? nlohmann::json() : nlohmann::json(outcome.interrupted);
+  return document;
+}
+
+std::string interruption_of(const nlohmann::json& document) {
+  const auto& interrupted = document.at("context").at("gpubench").value("interrupted", nlohmann::json());
+  return interrupted.is_string() ? interrupted.get<std::string>() : "";
 }
 
 int exit_code_of(const nlohmann::json& document) {
+  if (const std::string signal = interruption_of(document); !signal.empty()) return interrupted_exit_code(signal);
   for (const auto& entry : document.at("benchmarks")) {
     const std::string status = entry.at("gpubench").value("status", "failed");
     if (status == "failed" || status == "timeout") return kExitFailure;

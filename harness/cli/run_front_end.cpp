@@ -1,8 +1,10 @@
 // The front end of everything that runs benchmarks: `gpubench [--suite ...]`, `list`, `info`,
 // the worker entry point, and the runner that `check` uses when it is given no RUN.json.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,7 +18,8 @@
 #include "harness/report/exit_codes.h"
 #include "harness/report/report.h"
 #include "harness/report/text_table.h"
-#include "harness/run/supervisor.h"
+#include "harness/run/interrupt.h"
+#include "harness/run/worker.h"
 #include "harness/system/capture.h"
 
 namespace gpubench {
@@ -51,7 +54,8 @@ bool secondary_launcher_rank() {
   return false;
 }
 
-// Refuses an --out that cannot be written before anything runs: a run can take hours.
+// Refuses an --out that cannot be written before anything runs: a run can take hours. Creating a
+// file beside it is the one test that sees permissions, read-only mounts and full quotas alike.
 void check_out_path(const std::string& path) {
   const std::filesystem::path target(path);
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
@@ -60,6 +64,12 @@ void check_out_path(const std::string& path) {
     throw UsageError{kExitBadInput, path + ": cannot write: no directory " + dir.string()};
   if (std::filesystem::is_directory(target, ec))
     throw UsageError{kExitBadInput, path + ": cannot write: it is a directory"};
+  std::string probe = (dir / ".gpubench-write-test-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0)
+    throw UsageError{kExitBadInput, path + ": cannot write in " + dir.string() + ": " + std::strerror(errno)};
+  close(fd);
+  unlink(probe.c_str());
 }
 
 class BenchmarkFrontEnd : public RunFrontEnd {
@@ -80,11 +90,17 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     const Format out_format = parse_format(line_.format);
     line_.run.isolate = !line_.no_isolate;
     line_.run.command_line = command_line;
+    // From the start to the last write: a signal stops the run, and what finished is still written.
+    const InterruptCatcher interrupts;
     if (!line_.out_path.empty()) check_out_path(line_.out_path);  // before the run, not after it
-    const nlohmann::json document = execute_run(line_.run);
-    if (secondary_launcher_rank()) return kExitOk;  // rank 0 writes the job's one result
+    const nlohmann::json document = execute_run(line_.run, interrupts);
+    // Rank 0 writes the job's one result; an interrupted rank still says it was interrupted.
+    if (secondary_launcher_rank()) return interruption_of(document).empty() ? kExitOk : exit_code_of(document);
     if (!line_.out_path.empty()) write_file_atomically(line_.out_path, document.dump(2) + "\n");
     std::cout << render(document, out_format) << std::flush;
+    if (const std::string signal = interruption_of(document); !signal.empty())
+      std::fprintf(stderr, "gpubench: interrupted by %s: %zu result(s) written\n", signal.c_str(),
+                   document.at("benchmarks").size());
     return exit_code_of(document);
   }
 
@@ -97,7 +113,12 @@ class BenchmarkFrontEnd : public RunFrontEnd {
       options.quick = request.quick;
       options.config_path = request.config_path;
       options.command_line = "gpubench check";
-      return execute_run(options);
+      const InterruptCatcher interrupts;
+      nlohmann::json document = execute_run(options, interrupts);
+      // A partial run would be checked as if benchmarks were missing: stop with the signal's code.
+      if (const std::string signal = interruption_of(document); !signal.empty())
+        throw UsageError{interrupted_exit_code(signal), "interrupted by " + signal + "; nothing checked"};
+      return document;
     };
   }
 

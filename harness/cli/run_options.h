@@ -1,6 +1,7 @@
 #pragma once
 // The options of `gpubench [--suite ...]`, declared once for the CUDA build, which runs them,
 // and for the -DGPUBENCH_CUDA=OFF build, which refuses them with the reason.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,9 @@ struct RunOptions {
   std::string devices = "all";
   std::string config_path;
   bool quick = false;
-  double min_time_s = -1, max_noise_pct = -1, timeout_s = -1, max_time_s = -1;  // <0: default
-  int repetitions = 0;                                                         // 0: default
+  // Unset: from --config, else the default. Checked as --config's settings are (config.h).
+  std::optional<double> min_time_s, max_noise_pct, timeout_s, max_time_s;
+  std::optional<long long> repetitions;
   bool isolate = true;
   std::string command_line;
 };

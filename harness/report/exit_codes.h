@@ -7,6 +7,8 @@ enum ExitCode : int {
   kExitFailure = 1,     // a benchmark failed/timed out/errored, or compare/check found a regression
   kExitBadInput = 2,    // bad usage, bad flag value, unreadable or malformed input file
   kExitNoGpu = 3,       // no usable GPU or driver
+  kExitInterruptedInt = 130,   // stopped by SIGINT, after writing what finished
+  kExitInterruptedTerm = 143,  // stopped by SIGTERM, after writing what finished
 };
 
 // Thrown for bad usage or bad input anywhere below main(); main() prints what() as one line

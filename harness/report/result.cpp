@@ -10,6 +10,7 @@ const char* to_string(Status status) {
     case Status::kFailed: return "failed";
     case Status::kSkipped: return "skipped";
     case Status::kTimeout: return "timeout";
+    case Status::kInterrupted: return "interrupted";
   }
   return "failed";
 }
@@ -19,6 +20,7 @@ Status status_from_string(const std::string& text) {
   if (text == "failed") return Status::kFailed;
   if (text == "skipped") return Status::kSkipped;
   if (text == "timeout") return Status::kTimeout;
+  if (text == "interrupted") return Status::kInterrupted;
   throw std::invalid_argument("unknown status '" + text + "'");
 }
 

@@ -19,7 +19,7 @@ struct Metric {
   Summary summary() const { return summarize(values); }
 };
 
-enum class Status { kOk, kFailed, kSkipped, kTimeout };
+enum class Status { kOk, kFailed, kSkipped, kTimeout, kInterrupted };
 const char* to_string(Status status);
 Status status_from_string(const std::string& text);
 

@@ -1,6 +1,7 @@
 #include "harness/run/config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -15,13 +16,14 @@ namespace {
 }
 
 double positive_number(const nlohmann::json& value, const std::string& source, const std::string& path) {
-  if (!value.is_number() || value.get<double>() <= 0) bad(source, path, "expected a positive number");
+  if (!value.is_number()) bad(source, path, "expected a positive number");
+  if (const auto problem = positive_number_problem(value.get<double>())) bad(source, path, *problem);
   return value.get<double>();
 }
 
 int positive_integer(const nlohmann::json& value, const std::string& source, const std::string& path) {
-  if (!value.is_number_integer() || value.get<long long>() <= 0 || value.get<long long>() > 1000000)
-    bad(source, path, "expected a positive integer");
+  if (!value.is_number_integer()) bad(source, path, "expected a positive integer");
+  if (const auto problem = positive_count_problem(value.get<long long>())) bad(source, path, *problem);
   return value.get<int>();
 }
 
@@ -59,6 +61,16 @@ void check_axis_values(const Family& family, const std::string& axis_name, const
 }
 
 }  // namespace
+
+std::optional<std::string> positive_number_problem(double value) {
+  if (!std::isfinite(value) || value <= 0) return "expected a positive number";
+  return std::nullopt;
+}
+
+std::optional<std::string> positive_count_problem(long long value) {
+  if (value <= 0 || value > 1000000) return "expected a positive integer (at most 1000000)";
+  return std::nullopt;
+}
 
 RunConfig parse_config(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) bad(source, "/", "expected a JSON object");

@@ -1,7 +1,5 @@
 #include "harness/run/runner.h"
 
-#include <benchmark/benchmark.h>
-
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -78,12 +76,19 @@ bool is_sticky(cudaError_t code) {
   }
 }
 
-// Google Benchmark wants a reporter; ours write the document themselves.
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
+InProcessEnd run_each(const std::vector<const Instance*>& instances, const RunSettings& settings,
+                      const Context& context, ResultSink& sink, const std::function<bool()>& stop_requested) {
+  for (const Instance* instance : instances) {
+    for (int repetition = 0; repetition < settings.repetitions; ++repetition) {
+      if (stop_requested()) return InProcessEnd::kStopped;
+      sink.started(instance->name, repetition);
+      bool poisoned = false;
+      sink.finished(run_instance(*instance, settings, context, repetition, poisoned));
+      if (poisoned) return InProcessEnd::kPoisoned;
+    }
+  }
+  return InProcessEnd::kCompleted;
+}
 
 }  // namespace
 
@@ -101,8 +106,18 @@ BenchResult unrun_result(const Instance& instance, Status status, const std::str
   return result;
 }
 
-BenchResult run_instance(const Instance& instance, const RunSettings& settings, const Context& context,
+RunSettings settings_for(const Instance& instance, const RunSettings& settings) {
+  RunSettings own = settings;
+  const FamilySettings& family = instance.family->settings();
+  if (family.timeout_s) own.timeout_s = *family.timeout_s;
+  if (family.max_time_s) own.stop.max_time_s = *family.max_time_s;
+  if (family.min_samples) own.stop.min_samples = *family.min_samples;
+  return own;
+}
+
+BenchResult run_instance(const Instance& instance, const RunSettings& run_settings, const Context& context,
                          int repetition, bool& poisoned) {
+  const RunSettings settings = settings_for(instance, run_settings);
   poisoned = false;
   if (!instance.skip_reason.empty())
     return unrun_result(instance, Status::kSkipped, instance.skip_reason, repetition, settings.repetitions);
@@ -131,39 +146,11 @@ BenchResult run_instance(const Instance& instance, const RunSettings& settings, 
   return result;
 }
 
-bool run_in_process(const std::vector<const Instance*>& instances, const RunSettings& settings,
-                    const Context& context, ResultSink& sink) {
-  bool poisoned = false;
-  benchmark::ClearRegisteredBenchmarks();
-  for (const Instance* instance : instances) {
-    auto repetition = std::make_shared<int>(0);
-    auto body = [instance, repetition, &settings, &context, &sink, &poisoned](benchmark::State& gb) {
-      for (auto _ : gb) {
-        if (poisoned) {
-          gb.SkipWithError("CUDA context poisoned by an earlier benchmark");
-          continue;
-        }
-        sink.started(instance->name, *repetition);
-        BenchResult result = run_instance(*instance, settings, context, *repetition, poisoned);
-        const auto time = result.metrics.find("time_us");
-        const double seconds =
-            time == result.metrics.end() || time->second.values.empty() ? 0 : time->second.summary().median * 1e-6;
-        gb.SetIterationTime(seconds);
-        ++*repetition;
-        sink.finished(result);
-      }
-    };
-    benchmark::RegisterBenchmark(instance->name.c_str(), body)
-        ->Iterations(1)
-        ->UseManualTime()
-        ->Repetitions(settings.repetitions)
-        ->ReportAggregatesOnly(false);
-  }
-  SilentReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::ClearRegisteredBenchmarks();
+InProcessEnd run_in_process(const std::vector<const Instance*>& instances, const RunSettings& settings,
+                            const Context& context, ResultSink& sink, const std::function<bool()>& stop_requested) {
+  const InProcessEnd end = run_each(instances, settings, context, sink, stop_requested);
   destroy_worker_resources();
-  return !poisoned;
+  return end;
 }
 
 }  // namespace gpubench

@@ -1,5 +1,7 @@
 #pragma once
-// Running benchmark instances inside this process, through Google Benchmark's runner.
+// Running benchmark instances inside this process: a plain loop of our own, so that nothing in
+// the environment (Google Benchmark's BENCHMARK_* variables) changes what runs.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,11 @@ class ResultSink {
   virtual void finished(const BenchResult& result) = 0;
 };
 
-// Runs one repetition of one instance: device selection, telemetry around it, and every
+// The run's settings with what the instance's family sets for itself (FamilySettings) in their
+// place: a family that knows it needs longer says so once, whatever the run asks of the rest.
+RunSettings settings_for(const Instance& instance, const RunSettings& settings);
+
+// Runs one repetition of one instance, under settings_for(instance, settings): device selection, telemetry around it, and every
 // exception turned into a status. Sets `poisoned` when a CUDA error leaves the context unusable.
 BenchResult run_instance(const Instance& instance, const RunSettings& settings, const Context& context,
                          int repetition, bool& poisoned);
@@ -28,9 +34,17 @@ BenchResult run_instance(const Instance& instance, const RunSettings& settings, 
 BenchResult unrun_result(const Instance& instance, Status status, const std::string& reason,
                          int repetition = 0, int repetitions = 1);
 
-// Runs the instances in order, each `settings.repetitions` times. Returns false when a CUDA
-// error poisoned the context and the remaining instances were not run.
-bool run_in_process(const std::vector<const Instance*>& instances, const RunSettings& settings,
-                    const Context& context, ResultSink& sink);
+// How run_in_process ended.
+enum class InProcessEnd {
+  kCompleted,
+  kPoisoned,  // a CUDA error poisoned the context; the instances after it were not run
+  kStopped,   // `stop_requested` said so between two benchmarks
+};
+
+// Runs the instances in order, each `settings.repetitions` times, asking `stop_requested`
+// before each repetition.
+InProcessEnd run_in_process(const std::vector<const Instance*>& instances, const RunSettings& settings,
+                            const Context& context, ResultSink& sink,
+                            const std::function<bool()>& stop_requested = [] { return false; });
 
 }  // namespace gpubench

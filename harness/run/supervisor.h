@@ -1,41 +1,45 @@
 #pragma once
-// Fault isolation: each family runs in a worker process (gpubench re-executing itself) under a
-// supervising parent with a watchdog. A hung kernel or a sticky CUDA error poisons a whole
-// CUDA context, so the only safe continuation is a fresh process: the parent kills a worker
-// that overruns its timeout, records what was running as timeout/failed with the reason,
-// and starts a new worker for the family's remaining benchmarks.
+// Fault isolation: each family runs in a worker process (worker.h) under a supervising parent
+// with a watchdog (watchdog.h). A hung kernel or a sticky CUDA error poisons a whole CUDA
+// context, so the only safe continuation is a fresh process: the parent kills a worker that
+// overruns its timeout, records what was running as timeout/failed with the reason, and starts
+// a new worker for the family's remaining benchmarks. SIGINT or SIGTERM (interrupt.h) kills the
+// worker, records what was running as interrupted, and ends the run.
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "harness/report/context.h"
 #include "harness/core/family.h"
-#include "harness/report/result.h"
 #include "harness/core/state.h"
+#include "harness/report/context.h"
+#include "harness/report/result.h"
+#include "harness/run/interrupt.h"
 
 namespace gpubench {
 
 struct RunPlan {
   std::vector<Instance> instances;  // in run order
   RunSettings settings;
-  ExpandOptions expand;             // how the instances were expanded; workers redo it
 };
 
-// Called as each result arrives (progress display), and with the name of each benchmark as it
-// starts.
+// Called with the name of each benchmark as it starts, and with each result as it arrives
+// (progress display, the --out file rewritten as results come).
 struct RunObserver {
   std::function<void(const std::string& name)> started = [](const std::string&) {};
   std::function<void(const BenchResult&)> finished = [](const BenchResult&) {};
 };
 
-// Runs the plan and returns every result (repetitions included) in plan order.
-std::vector<BenchResult> run_plan(const RunPlan& plan, const Context& context, bool isolate,
-                                  const RunObserver& observer);
+struct RunOutcome {
+  std::vector<BenchResult> results;  // repetitions included, in plan order
+  std::string interrupted;           // "SIGINT" or "SIGTERM" when a signal stopped the run
+};
 
-// Entry point of a worker: `gpubench --worker JOB.json --worker-fd N`. Returns the exit code.
-int worker_main(const std::string& job_path, int result_fd);
+// Runs the plan, in workers when `isolate`, else in this process; stops early when `interrupts`
+// sees a signal.
+RunOutcome run_plan(const RunPlan& plan, const Context& context, bool isolate, const RunObserver& observer,
+                    const InterruptCatcher& interrupts);
 
-nlohmann::json settings_to_json(const RunSettings& settings);
-RunSettings settings_from_json(const nlohmann::json& json);
+// The hard limit on one benchmark of `instance`: its family's timeout, else the run's.
+double timeout_for(const Instance& instance, const RunSettings& settings);
 
 }  // namespace gpubench
