@@ -299,7 +299,7 @@ TEST(CheckCli, ExitCodesAndRunner) {
   std::vector<RunRequest> requests;
   auto runner = [&](const RunRequest& request) {
     requests.push_back(request);
-    return healthy_run().doc();
+    return read_run_document(healthy_run().doc(), "(benchmark run)");
   };
   EXPECT_EQ(run_cli({"check", "--baseline", dir + "/fail.json", "--retries", "2", "--format", "json"}, runner, &out),
             kExitFailure);

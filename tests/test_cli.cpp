@@ -196,7 +196,8 @@ TEST(Cli, ConfigSelectsSuiteFilterAndValues) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const json doc = parse_json(r.out);
   std::vector<std::string> names;
-  for (const auto& b : doc.at("benchmarks")) names.push_back(b.at("name"));
+  for (const auto& b : doc.at("benchmarks"))
+    if (b.at("run_type") == "iteration") names.push_back(b.at("name"));  // not the aggregates
   EXPECT_EQ(names, (std::vector<std::string>{"selftest/cpu_faults/fault:none_after", "selftest/cpu_faults/fault:none_after",
                                              "selftest/cpu_faults/fault:none", "selftest/cpu_faults/fault:none"}));
 }
@@ -329,7 +330,10 @@ TEST(Cli, RepetitionsEachHaveTheirOwnSamples) {
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const json doc = parse_json(r.out);
   const auto& benchmarks = doc.at("benchmarks");
-  ASSERT_EQ(benchmarks.size(), 3u);
+  // Three repetitions, then Google Benchmark's aggregates of them.
+  ASSERT_EQ(benchmarks.size(), 7u);
+  EXPECT_EQ(benchmarks[3].at("name"), "selftest/cpu_faults/fault:none_mean");
+  EXPECT_EQ(benchmarks[6].at("aggregate_name"), "cv");
   for (int i = 0; i < 3; ++i) {
     const auto& b = benchmarks[i];
     EXPECT_EQ(b.at("name"), "selftest/cpu_faults/fault:none");
@@ -346,7 +350,7 @@ TEST(Cli, RepetitionsInProcessToo) {
   const CommandResult r = run_gpubench(kHealthy + " --repetitions 2 --no-isolate --format json");
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const json doc = parse_json(r.out);
-  ASSERT_EQ(doc.at("benchmarks").size(), 2u);
+  ASSERT_EQ(doc.at("benchmarks").size(), 6u);  // two repetitions and four aggregates
   EXPECT_EQ(doc["benchmarks"][1].at("repetition_index"), 1);
 }
 

@@ -139,7 +139,7 @@ TEST(ContextJson, RoundTrip) {
 
   for (std::size_t i = 0; i < 2; ++i) {
     const GpuInfo& a = c.gpus[i];
-    const GpuInfo b = gpu_info_from_json(j["gpus"][i]);
+    const GpuInfo b = read_gpu_info(JsonAt(j["gpus"][i], "t.json"));
     EXPECT_EQ(b.index, a.index);
     EXPECT_EQ(b.name, a.name);
     EXPECT_EQ(b.uuid, a.uuid);
@@ -162,7 +162,7 @@ TEST(ContextJson, RoundTrip) {
     EXPECT_EQ(b.power_limit_w, a.power_limit_w);
     EXPECT_DOUBLE_EQ(b.hbm_peak_gbps(), a.hbm_peak_gbps());
   }
-  const Context back = context_from_json(j);
+  const Context back = read_context(JsonAt(j, "t.json"));
   EXPECT_EQ(back.driver_version, c.driver_version);
   EXPECT_EQ(back.cublas, c.cublas);
   EXPECT_TRUE(back.nvml_available);
@@ -192,7 +192,7 @@ TEST(ContextEnvironment, KeepsCudaAndNcclVariablesOnly) {
   c.environment = env;
   const nlohmann::json j = to_json(c);
   EXPECT_EQ(j["environment"]["CUDA_DEVICE_MAX_CONNECTIONS"], "1");
-  EXPECT_EQ(context_from_json(j).environment, env);
+  EXPECT_EQ(read_context(JsonAt(j, "t.json")).environment, env);
 }
 
 TEST(ContextJson, UnknownsAreNullAndMissingFieldsReadAsUnknown) {
@@ -202,15 +202,28 @@ TEST(ContextJson, UnknownsAreNullAndMissingFieldsReadAsUnknown) {
   const nlohmann::json j = to_json(c);
   EXPECT_TRUE(j["gpus"][0]["mig_mode"].is_null());
   EXPECT_TRUE(j["gpus"][0]["ecc_enabled"].is_null());
-  EXPECT_FALSE(gpu_info_from_json(j["gpus"][0]).mig_mode.has_value());
+  EXPECT_FALSE(read_gpu_info(JsonAt(j["gpus"][0], "t.json")).mig_mode.has_value());
 
-  const GpuInfo sparse = gpu_info_from_json({{"index", 3}, {"name", "X"}, {"cc", 7}});
+  const nlohmann::json sparse_json = {{"index", 3}, {"name", "X"}, {"cc", 7}};
+  const GpuInfo sparse = read_gpu_info(JsonAt(sparse_json, "t.json"));
   EXPECT_EQ(sparse.index, 3);
-  EXPECT_EQ(sparse.cc_major, 0);
+  EXPECT_EQ(sparse.cc_major, 7);  // a bare number is the major version
+  EXPECT_EQ(sparse.cc_minor, 0);
   EXPECT_EQ(sparse.numa_node, -1);
   EXPECT_EQ(sparse.pcie_peak_gbps(), 0);
   EXPECT_FALSE(sparse.ecc_enabled.has_value());
-  EXPECT_EQ(gpu_info_from_json(nullptr).index, 0);
+}
+
+TEST(ContextJson, MistypedFieldsAreBadInputWithTheirPlace) {
+  nlohmann::json j = to_json(two_h200());
+  j["gpus"][1]["pcie"]["width"] = "x16";
+  try {
+    read_context(JsonAt(j, "t.json", "/context/gpubench"));
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.code, kExitBadInput);
+    EXPECT_EQ(e.message, "t.json: /context/gpubench/gpus/1/pcie/width: expected a number, found a string");
+  }
 }
 
 TEST(ContextNvml, AbsentLibraryIsReportedAndCaptureStillWorks) {

@@ -10,70 +10,21 @@
 
 #include "harness/report/exit_codes.h"
 #include "harness/report/report.h"
+#include "tests/report_fixtures.h"
 #include "tests/test_support.h"
 
 namespace gpubench {
 namespace {
 
+using gpubench::testing::bad_result;
+using gpubench::testing::document_of;
+using gpubench::testing::mixed_results;
+using gpubench::testing::ok_result;
+using gpubench::testing::one_gpu_context;
 using gpubench::testing::read_file;
+using gpubench::testing::render;
 using gpubench::testing::temp_dir;
 using gpubench::testing::write_file;
-
-Context one_gpu_context() {
-  Context c;
-  c.driver_version = "570.86.15";
-  c.cuda_driver = "12.8";
-  c.cuda_runtime = "12.8";
-  c.cublas = "12.8.3";
-  c.cudnn = "9.7.0";
-  c.nccl = "2.25.1";
-  c.nvml_available = true;
-  GpuInfo g = testing::h200_gpu_info(0);
-  g.uuid = "GPU-1234";
-  g.pci_bus_id = "00000000:1B:00.0";
-  c.gpus.push_back(g);
-  c.links = {{GpuLink{"X", 0, false}}};
-  return c;
-}
-
-BenchResult ok_result(const std::string& name, double gbps, double peak = 0) {
-  BenchResult r;
-  r.name = name;
-  r.suite = name.substr(0, name.find('/'));
-  r.family = name.substr(0, name.find('/', name.find('/') + 1));
-  r.status = Status::kOk;
-  r.verified = true;
-  r.primary_metric = "bandwidth_gbps";
-  r.metrics["time_us"] = {"us", false, {10, 10, 10}};
-  r.metrics["bandwidth_gbps"] = {"GB/s", true, {gbps * 0.99, gbps, gbps * 1.01}};
-  if (peak > 0) r.peak = peak;
-  r.telemetry = {{"throttle_reasons", nlohmann::json::array()}, {"throttled", false}};
-  return r;
-}
-
-BenchResult bad_result(const std::string& name, Status status, const std::string& error) {
-  BenchResult r;
-  r.name = name;
-  r.suite = name.substr(0, name.find('/'));
-  r.family = name.substr(0, name.find('/', name.find('/') + 1));
-  r.status = status;
-  r.error = error;
-  return r;
-}
-
-// Four rows: ok with a peak, ok but throttled, failed, timed out, skipped.
-std::vector<BenchResult> mixed_results() {
-  std::vector<BenchResult> results;
-  results.push_back(ok_result("memory/stream/op:triad/array_bytes:1073741824/gpu:gpu0", 4000, 4800));
-  BenchResult throttled = ok_result("memory/stream/op:dot/array_bytes:1073741824/gpu:gpu0", 3000);
-  throttled.telemetry = {{"throttle_reasons", {"sw_power_cap"}}, {"throttled", true}};
-  results.push_back(throttled);
-  results.push_back(bad_result("memory/stream/op:copy/array_bytes:1073741824/gpu:gpu0", Status::kFailed,
-                               "verification failed: element 3, expected 1"));
-  results.push_back(bad_result("selftest/cpu_faults/fault:hang", Status::kTimeout, "no result within 2 s"));
-  results.push_back(bad_result("transfer/p2p", Status::kSkipped, "needs 2 GPUs (1 selected)"));
-  return results;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -89,12 +40,12 @@ bool contains(const std::string& haystack, const std::string& needle) {
 }
 
 TEST(Document, ContextCarriesTheSchemaAndTheFieldsOfTheDesign) {
-  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "gpubench --suite memory");
+  const nlohmann::json doc = to_json(document_of(one_gpu_context(), mixed_results(), "gpubench --suite memory"));
   ASSERT_TRUE(doc.contains("context"));
   const auto& context = doc.at("context");
   // Google Benchmark's context fields.
   for (const char* key : {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
-                          "caches", "load_avg", "library_build_type"})
+                          "caches", "load_avg", "library_build_type", "library_version", "json_schema_version"})
     EXPECT_TRUE(context.contains(key)) << key;
   const auto& g = context.at("gpubench");
   EXPECT_EQ(g.at("schema"), "gpubench/1");
@@ -102,6 +53,9 @@ TEST(Document, ContextCarriesTheSchemaAndTheFieldsOfTheDesign) {
       << g.at("version");
   EXPECT_FALSE(g.at("git_commit").get<std::string>().empty());
   EXPECT_EQ(g.at("command_line"), "gpubench --suite memory");
+  EXPECT_EQ(g.at("complete"), true);
+  EXPECT_TRUE(g.at("interrupted").is_null());
+  EXPECT_TRUE(g.at("config").is_object());
   EXPECT_EQ(g.at("driver_version"), "570.86.15");
   EXPECT_EQ(g.at("cuda_driver"), "12.8");
   EXPECT_EQ(g.at("cuda_runtime"), "12.8");
@@ -126,11 +80,14 @@ TEST(Document, ContextCarriesTheSchemaAndTheFieldsOfTheDesign) {
 
 TEST(Document, BenchmarksInRunOrder) {
   const auto results = mixed_results();
-  const nlohmann::json doc = make_document(one_gpu_context(), results, "x");
+  const nlohmann::json doc = to_json(document_of(one_gpu_context(), results, "x"));
   ASSERT_EQ(doc.at("benchmarks").size(), results.size());
   for (std::size_t i = 0; i < results.size(); ++i) {
-    EXPECT_EQ(doc["benchmarks"][i].at("name"), results[i].name);
-    EXPECT_EQ(doc["benchmarks"][i], to_json(results[i]));
+    nlohmann::json entry = doc["benchmarks"][i];
+    EXPECT_EQ(entry.at("name"), results[i].name);
+    entry.erase("family_index");
+    entry.erase("per_family_instance_index");
+    EXPECT_EQ(entry, to_json(results[i]));
   }
 }
 
@@ -138,7 +95,7 @@ TEST(Document, NoGpuContextStillMakesAValidDocument) {
   Context none;
   none.nvml_error = "libnvidia-ml.so.1: cannot open shared object file";
   none.gpu_error = "no CUDA-capable device is detected";
-  const nlohmann::json doc = make_document(none, {}, "gpubench");
+  const nlohmann::json doc = to_json(document_of(none, {}, "gpubench"));
   const auto& g = doc.at("context").at("gpubench");
   EXPECT_EQ(g.at("schema"), "gpubench/1");
   EXPECT_TRUE(g.at("gpus").is_array());
@@ -164,12 +121,12 @@ TEST(ParseFormat, KnownAndUnknownNames) {
 }
 
 TEST(Render, JsonIsTheDocumentItself) {
-  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
-  EXPECT_EQ(nlohmann::json::parse(render(doc, Format::kJson)), doc);
+  const RunDocument doc = document_of(one_gpu_context(), mixed_results(), "x");
+  EXPECT_EQ(nlohmann::json::parse(render(doc, Format::kJson)), to_json(doc));
 }
 
 TEST(Render, TableShowsMetricNoisePeakAndStatus) {
-  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const RunDocument doc = document_of(one_gpu_context(), mixed_results(), "x");
   const std::string text = render(doc, Format::kTable);
   const auto lines = lines_of(text);
   // Header, rule, five rows, summary.
@@ -201,7 +158,7 @@ TEST(Render, TableShowsMetricNoisePeakAndStatus) {
 }
 
 TEST(Render, TableColumnsAreAligned) {
-  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const RunDocument doc = document_of(one_gpu_context(), mixed_results(), "x");
   const auto lines = lines_of(render(doc, Format::kTable));
   // The second column starts at the same place on every row.
   const std::size_t metric_at = lines[0].find("metric");
@@ -210,8 +167,8 @@ TEST(Render, TableColumnsAreAligned) {
 }
 
 TEST(Render, SummaryWithoutThrottling) {
-  const nlohmann::json doc =
-      make_document(one_gpu_context(), {ok_result("memory/stream/op:triad/gpu:gpu0", 100)}, "x");
+  const RunDocument doc =
+      document_of(one_gpu_context(), {ok_result("memory/stream/op:triad/gpu:gpu0", 100)}, "x");
   EXPECT_EQ(lines_of(render(doc, Format::kTable)).back(), "1 ok, 0 failed, 0 skipped");
 }
 
@@ -222,14 +179,14 @@ TEST(Render, RepetitionsAreNumbered) {
     results.back().repetitions = 3;
     results.back().repetition_index = i;
   }
-  const std::string text = render(make_document(one_gpu_context(), results, "x"), Format::kTable);
+  const std::string text = render(document_of(one_gpu_context(), results, "x"), Format::kTable);
   EXPECT_TRUE(contains(text, "memory/stream/op:triad/gpu:gpu0 #0"));
   EXPECT_TRUE(contains(text, "memory/stream/op:triad/gpu:gpu0 #1"));
   EXPECT_TRUE(contains(text, "memory/stream/op:triad/gpu:gpu0 #2"));
 }
 
 TEST(Render, CsvHasAHeaderAndOneQuotedRowPerResult) {
-  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const RunDocument doc = document_of(one_gpu_context(), mixed_results(), "x");
   const auto lines = lines_of(render(doc, Format::kCsv));
   ASSERT_EQ(lines.size(), 6u);  // header + five rows, no summary
   EXPECT_EQ(lines[0], "benchmark,metric,median,noise (cv),% of peak,status");
@@ -242,13 +199,13 @@ TEST(Render, CsvHasAHeaderAndOneQuotedRowPerResult) {
 }
 
 TEST(Render, CsvQuotesEmbeddedQuotes) {
-  const nlohmann::json doc = make_document(
+  const RunDocument doc = document_of(
       one_gpu_context(), {bad_result("memory/stream/op:x", Status::kFailed, "bad \"value\"")}, "x");
   EXPECT_EQ(lines_of(render(doc, Format::kCsv))[1], "memory/stream/op:x,,,,,\"failed: bad \"\"value\"\"\"");
 }
 
 TEST(Render, MarkdownIsAPipeTableWithASummary) {
-  const nlohmann::json doc = make_document(one_gpu_context(), mixed_results(), "x");
+  const RunDocument doc = document_of(one_gpu_context(), mixed_results(), "x");
   const auto lines = lines_of(render(doc, Format::kMarkdown));
   ASSERT_GE(lines.size(), 8u);
   EXPECT_EQ(lines[0], "| benchmark | metric | median | noise (cv) | % of peak | status |");
@@ -261,13 +218,13 @@ TEST(Render, MarkdownIsAPipeTableWithASummary) {
 }
 
 TEST(Render, MarkdownEscapesPipes) {
-  const nlohmann::json doc =
-      make_document(one_gpu_context(), {bad_result("memory/stream/op:x", Status::kFailed, "a|b")}, "x");
+  const RunDocument doc =
+      document_of(one_gpu_context(), {bad_result("memory/stream/op:x", Status::kFailed, "a|b")}, "x");
   EXPECT_TRUE(contains(render(doc, Format::kMarkdown), "failed: a\\|b"));
 }
 
 TEST(Render, EmptyRun) {
-  const nlohmann::json doc = make_document(one_gpu_context(), {}, "x");
+  const RunDocument doc = document_of(one_gpu_context(), {}, "x");
   EXPECT_EQ(lines_of(render(doc, Format::kTable)).back(), "0 ok, 0 failed, 0 skipped");
   EXPECT_EQ(lines_of(render(doc, Format::kCsv)).size(), 1u);
 }
@@ -281,7 +238,7 @@ std::vector<std::string> entries_of(const std::string& dir) {
 TEST(WriteFileAtomically, WritesTheWholeTextAndLeavesNoTemporaryFile) {
   const std::string dir = temp_dir();
   const std::string path = dir + "/run.json";
-  const std::string text = make_document(one_gpu_context(), mixed_results(), "x").dump(2) + "\n";
+  const std::string text = to_json(document_of(one_gpu_context(), mixed_results(), "x")).dump(2) + "\n";
   write_file_atomically(path, text);
   EXPECT_EQ(read_file(path), text);
   EXPECT_EQ(entries_of(dir), std::vector<std::string>{"run.json"});

@@ -4,6 +4,8 @@
 // through measure_manual(), whose samples the test chooses.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -43,6 +45,8 @@ BenchResult sample_result() {
   r.notes = {{"batching", "graph"}, {"stopped_by", "noise_target"}};
   return r;
 }
+
+BenchResult read_entry(const nlohmann::json& entry) { return read_bench_result(JsonAt(entry, "entry")); }
 
 void expect_same(const BenchResult& a, const BenchResult& b) {
   EXPECT_EQ(a.name, b.name);
@@ -133,11 +137,11 @@ TEST(ResultJson, PctOfPeak) {
 TEST(ResultJson, RoundTrip) {
   const BenchResult original = sample_result();
   const nlohmann::json entry = to_json(original);
-  const BenchResult back = result_from_json(entry);
+  const BenchResult back = read_entry(entry);
   expect_same(original, back);
   EXPECT_EQ(to_json(back), entry);
   // And through text, as a file on disk would carry it.
-  EXPECT_EQ(to_json(result_from_json(nlohmann::json::parse(entry.dump(2)))), entry);
+  EXPECT_EQ(to_json(read_entry(nlohmann::json::parse(entry.dump(2)))), entry);
 }
 
 TEST(ResultJson, RoundTripOfEveryStatus) {
@@ -149,7 +153,7 @@ TEST(ResultJson, RoundTripOfEveryStatus) {
       r.verified = false;
       r.error = std::string("because ") + to_string(status);
     }
-    const BenchResult back = result_from_json(to_json(r));
+    const BenchResult back = read_entry(to_json(r));
     EXPECT_EQ(back.status, status);
     EXPECT_EQ(back.error, r.error);
     EXPECT_EQ(status_from_string(to_string(status)), status);
@@ -201,13 +205,70 @@ TEST(ResultJson, ThrottledComesFromTelemetry) {
   EXPECT_FALSE(r.throttled());
   r.telemetry["throttled"] = true;
   EXPECT_TRUE(r.throttled());
-  EXPECT_TRUE(result_from_json(to_json(r)).throttled());
+  EXPECT_TRUE(read_entry(to_json(r)).throttled());
   r.telemetry = {{"available", false}};
   EXPECT_FALSE(r.throttled());
 }
 
 TEST(ResultJson, EntryWithoutGpubenchObjectIsRejected) {
-  EXPECT_THROW(result_from_json({{"name", "x"}, {"real_time", 1}}), nlohmann::json::exception);
+  try {
+    read_entry({{"name", "x"}, {"real_time", 1}});
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.code, kExitBadInput);
+    EXPECT_EQ(e.message, "entry: /: missing required field \"gpubench\"");
+  }
+}
+
+TEST(ResultJson, SkippedIsGoogleBenchmarksSkipNotAnError) {
+  BenchResult r = sample_result();
+  r.status = Status::kSkipped;
+  r.error = "needs 2 GPUs (1 selected)";
+  r.metrics.clear();
+  const nlohmann::json entry = to_json(r);
+  EXPECT_EQ(entry.at("skipped"), true);
+  EXPECT_EQ(entry.at("skip_message"), "needs 2 GPUs (1 selected)");
+  EXPECT_FALSE(entry.contains("error_occurred"));
+  EXPECT_FALSE(entry.contains("error_message"));
+  EXPECT_FALSE(to_json(sample_result()).contains("skipped"));
+}
+
+TEST(ResultJson, RealTimeIsThePrimaryMetricWhereItIsATime) {
+  BenchResult r = sample_result();
+  r.primary_metric = "latency_ns";
+  r.metrics["latency_ns"] = {"ns", false, {700, 710, 690}};
+  EXPECT_DOUBLE_EQ(to_json(r).at("real_time").get<double>(), 700);
+  r.metrics.erase("time_us");
+  r.primary_metric = "bandwidth_gbps";  // not a time, and no time_us: unknown
+  EXPECT_DOUBLE_EQ(to_json(r).at("real_time").get<double>(), 0);
+}
+
+TEST(ResultJson, NonFiniteNumbersAreNullWithTheReasonInError) {
+  BenchResult r = sample_result();
+  r.metrics["bandwidth_gbps"].values[2] = std::numeric_limits<double>::quiet_NaN();
+  r.peak = std::numeric_limits<double>::infinity();
+  const nlohmann::json entry = to_json(r);
+  const auto& g = entry.at("gpubench");
+  EXPECT_TRUE(g.at("metrics").at("bandwidth_gbps").at("values")[2].is_null());
+  EXPECT_TRUE(g.at("peak").is_null());
+  const std::string error = g.at("error");
+  EXPECT_NE(error.find("non-finite numbers written as null"), std::string::npos) << error;
+  EXPECT_NE(error.find("bandwidth_gbps values"), std::string::npos) << error;
+  EXPECT_NE(error.find("peak"), std::string::npos) << error;
+  // What is written parses as JSON, and reads back with the sample not a number.
+  const BenchResult back = read_entry(nlohmann::json::parse(entry.dump()));
+  EXPECT_TRUE(std::isnan(back.metrics.at("bandwidth_gbps").values[2]));
+}
+
+TEST(ResultJson, ReaderNamesThePlaceOfAMistypedField) {
+  nlohmann::json entry = to_json(sample_result());
+  entry["gpubench"]["metrics"]["time_us"]["values"][1] = "12";
+  try {
+    read_entry(entry);
+    FAIL() << "no UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(e.message, "entry: /gpubench/metrics/time_us/values/1: expected a number, found a string");
+  }
 }
 
 // ---- State::finish(): derived metrics and verification enforcement ----

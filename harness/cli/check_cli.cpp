@@ -86,7 +86,7 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
     if (need_runner && !run_suites)
       throw UsageError{kExitBadInput, "check: this build cannot run benchmarks; give a RUN.json"};
     ResultFile run = options->run_path.empty()
-                         ? parse_result_document(run_suites(request), "(benchmark run)")
+                         ? result_file_of(run_suites(request), "(benchmark run)")
                          : load_result_file(options->run_path);
     verify_applies_to(baseline, run);
     int attempt = 0;
@@ -100,7 +100,7 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
       std::set<std::string> suites;
       for (const std::string& name : names) suites.insert(name.substr(0, name.find('/')));
       again.suites.assign(suites.begin(), suites.end());
-      return parse_result_document(run_suites(again), "(retry run)");
+      return result_file_of(run_suites(again), "(retry run)");
     };
     const CheckReport report = check_with_retries(baseline, std::move(run), options->retries, rerun);
     std::cout << render_check(report, options->format);

@@ -10,7 +10,8 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
+
+#include "harness/report/run_document.h"
 
 namespace gpubench {
 
@@ -22,8 +23,8 @@ struct RunRequest {
   bool quick = false;
   std::string config_path;                // --config file, may be empty
 };
-// Runs the benchmarks and returns the gpubench/1 result document.
-using SuiteRunner = std::function<nlohmann::json(const RunRequest&)>;
+// Runs the benchmarks and returns their result document.
+using SuiteRunner = std::function<RunDocument(const RunRequest&)>;
 
 // The commands that measure (`gpubench [--suite ...]`, `list`, `info`): run_front_end.cpp in a
 // CUDA build, no_run_front_end.cpp in a -DGPUBENCH_CUDA=OFF build, which refuses them.

@@ -21,7 +21,7 @@ class NoRunFrontEnd : public RunFrontEnd {
   }
   int run(const std::string&) override { throw UsageError{kExitNoGpu, kNoCuda}; }
   SuiteRunner suite_runner() override {
-    return [](const RunRequest&) -> nlohmann::json { throw UsageError{kExitNoGpu, kNoCuda}; };
+    return [](const RunRequest&) -> RunDocument { throw UsageError{kExitNoGpu, kNoCuda}; };
   }
 
  private:

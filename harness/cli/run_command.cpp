@@ -12,7 +12,6 @@
 #include "harness/run/config.h"
 #include "harness/report/exit_codes.h"
 #include "harness/core/family.h"
-#include "harness/report/report.h"
 #include "harness/run/supervisor.h"
 #include "harness/system/capture.h"
 
@@ -141,7 +140,7 @@ std::vector<int> parse_devices(const std::string& spec, int visible) {
   return devices;
 }
 
-nlohmann::json execute_run(const RunOptions& options, const InterruptCatcher& interrupts) {
+RunDocument execute_run(const RunOptions& options, const InterruptCatcher& interrupts, Reporter& reporter) {
   check_flags(options);
   RunConfig config;
   if (!options.config_path.empty()) config = load_config(options.config_path);
@@ -196,29 +195,28 @@ nlohmann::json execute_run(const RunOptions& options, const InterruptCatcher& in
     throw UsageError{kExitBadInput, "--filter '" + filter_text + "' matches no benchmark in suite(s) " + suite_list};
   }
 
+  RunDocument document = start_run_document(context, options.command_line);
+  document.config = {{"file", options.config_path}, {"settings", settings_to_json(settings)}};
+  reporter.context(document);
   Progress progress(plan.instances.size() * static_cast<std::size_t>(settings.repetitions));
   RunObserver observer;
   observer.started = [&](const std::string& name) { progress.started(name); };
-  observer.finished = [&](const BenchResult& result) { progress.finished(result); };
-  const RunOutcome outcome = run_plan(plan, context, options.isolate, observer, interrupts);
-  nlohmann::json document = make_document(context, outcome.results, options.command_line);
-  auto& gpubench = document["context"]["gpubench"];
-  gpubench["complete"] = outcome.interrupted.empty();
-  gpubench["interrupted"] = outcome.interrupted.empty() ? nlohmann::json() : nlohmann::json(outcome.interrupted);
+  observer.finished = [&](const BenchResult& result) {
+    progress.finished(result);
+    reporter.result(result);
+  };
+  RunOutcome outcome = run_plan(plan, context, options.isolate, observer, interrupts);
+  document.results = std::move(outcome.results);
+  document.complete = outcome.interrupted.empty();
+  if (!outcome.interrupted.empty()) document.interrupted = outcome.interrupted;
+  reporter.finish(document);
   return document;
 }
 
-std::string interruption_of(const nlohmann::json& document) {
-  const auto& interrupted = document.at("context").at("gpubench").value("interrupted", nlohmann::json());
-  return interrupted.is_string() ? interrupted.get<std::string>() : "";
-}
-
-int exit_code_of(const nlohmann::json& document) {
-  if (const std::string signal = interruption_of(document); !signal.empty()) return interrupted_exit_code(signal);
-  for (const auto& entry : document.at("benchmarks")) {
-    const std::string status = entry.at("gpubench").value("status", "failed");
-    if (status == "failed" || status == "timeout") return kExitFailure;
-  }
+int exit_code_of(const RunDocument& document) {
+  if (document.interrupted) return interrupted_exit_code(*document.interrupted);
+  for (const BenchResult& result : document.results)
+    if (result.status != Status::kOk && result.status != Status::kSkipped) return kExitFailure;
   return kExitOk;
 }
 

@@ -4,22 +4,22 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "harness/cli/commands.h"
 #include "harness/cli/run_options.h"
+#include "harness/report/reporter.h"
+#include "harness/report/run_document.h"
 #include "harness/run/interrupt.h"
 
 namespace gpubench {
-// Runs and returns the document; throws UsageError for bad input (exit 2) or no GPU (exit 3).
+
+// Runs, streaming the document to `reporter` (context, each result, finish), and returns it;
+// throws UsageError for bad input (exit 2) or no GPU (exit 3) before anything is measured.
 // A signal that `interrupts` catches ends the run early: the document has what finished, the
-// benchmark in progress as interrupted, context.gpubench.interrupted set and complete false.
-nlohmann::json execute_run(const RunOptions& options, const InterruptCatcher& interrupts);
-// "SIGINT" or "SIGTERM" when the document's run was interrupted, else empty.
-std::string interruption_of(const nlohmann::json& document);
-// 130/143 when interrupted, else 0 when every benchmark is ok or skipped, 1 when any failed
-// or timed out.
-int exit_code_of(const nlohmann::json& document);
+// benchmark in progress as interrupted, `interrupted` set and `complete` false.
+RunDocument execute_run(const RunOptions& options, const InterruptCatcher& interrupts, Reporter& reporter);
+// 130/143 when interrupted, else 0 when every benchmark is ok or skipped, 1 when any failed or
+// timed out.
+int exit_code_of(const RunDocument& document);
 // Parses --devices ("all" or "0,2") against the number of visible GPUs.
 std::vector<int> parse_devices(const std::string& spec, int visible);
 

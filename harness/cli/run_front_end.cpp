@@ -16,7 +16,7 @@
 #include "harness/core/family.h"
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
-#include "harness/report/report.h"
+#include "harness/report/reporter.h"
 #include "harness/report/text_table.h"
 #include "harness/run/interrupt.h"
 #include "harness/run/worker.h"
@@ -93,14 +93,16 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     // From the start to the last write: a signal stops the run, and what finished is still written.
     const InterruptCatcher interrupts;
     if (!line_.out_path.empty()) check_out_path(line_.out_path);  // before the run, not after it
-    const nlohmann::json document = execute_run(line_.run, interrupts);
     // Rank 0 writes the job's one result; an interrupted rank still says it was interrupted.
-    if (secondary_launcher_rank()) return interruption_of(document).empty() ? kExitOk : exit_code_of(document);
-    if (!line_.out_path.empty()) write_file_atomically(line_.out_path, document.dump(2) + "\n");
-    std::cout << render(document, out_format) << std::flush;
-    if (const std::string signal = interruption_of(document); !signal.empty())
-      std::fprintf(stderr, "gpubench: interrupted by %s: %zu result(s) written\n", signal.c_str(),
-                   document.at("benchmarks").size());
+    const bool writes = !secondary_launcher_rank();
+    MultiReporter reporters;
+    if (writes && !line_.out_path.empty()) reporters.add(json_file_reporter(line_.out_path));
+    if (writes) reporters.add(make_reporter(out_format, std::cout));
+    const RunDocument document = execute_run(line_.run, interrupts, reporters);
+    if (!writes) return document.interrupted ? exit_code_of(document) : kExitOk;
+    if (document.interrupted)
+      std::fprintf(stderr, "gpubench: interrupted by %s: %zu result(s) written\n", document.interrupted->c_str(),
+                   document.results.size());
     return exit_code_of(document);
   }
 
@@ -114,10 +116,11 @@ class BenchmarkFrontEnd : public RunFrontEnd {
       options.config_path = request.config_path;
       options.command_line = "gpubench check";
       const InterruptCatcher interrupts;
-      nlohmann::json document = execute_run(options, interrupts);
+      MultiReporter no_reporters;  // check renders its own report; progress still goes to stderr
+      RunDocument document = execute_run(options, interrupts, no_reporters);
       // A partial run would be checked as if benchmarks were missing: stop with the signal's code.
-      if (const std::string signal = interruption_of(document); !signal.empty())
-        throw UsageError{interrupted_exit_code(signal), "interrupted by " + signal + "; nothing checked"};
+      if (document.interrupted)
+        throw UsageError{interrupted_exit_code(*document.interrupted), "interrupted by " + *document.interrupted + "; nothing checked"};
       return document;
     };
   }

@@ -1,10 +1,9 @@
-// The context as JSON (context.gpubench of a result document, minus the fields the reporter
-// adds: schema, version, git_commit, command_line) and as the text of `gpubench info`.
+// The context as the text of `gpubench info`, its peaks, version strings and throttle reasons.
+// Its JSON form is in context_json.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <type_traits>
 
 #include "harness/report/context.h"
 #include "harness/report/text_table.h"
@@ -13,30 +12,6 @@ namespace gpubench {
 namespace {
 
 using nlohmann::json;
-
-json optional_bool(const std::optional<bool>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
-// Readers of old or hand-edited files: a missing or mistyped field reads as unknown.
-template <typename T>
-T field(const json& object, const char* key, T fallback) {
-  if (!object.is_object()) return fallback;
-  const auto it = object.find(key);
-  if (it == object.end() || it->is_null()) return fallback;
-  if constexpr (std::is_same_v<T, std::string>) {
-    return it->is_string() ? it->template get<std::string>() : fallback;
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return it->is_boolean() ? it->template get<bool>() : fallback;
-  } else {
-    return it->is_number() ? it->template get<T>() : fallback;
-  }
-}
-
-std::optional<bool> field_optional_bool(const json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object[key].is_boolean()) return {};
-  return object[key].get<bool>();
-}
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
 
@@ -171,99 +146,6 @@ std::map<std::string, std::string> measurement_environment(const char* const* va
     if (name.rfind("CUDA_", 0) == 0 || name.rfind("NCCL_", 0) == 0) out[name] = entry.substr(equals + 1);
   }
   return out;
-}
-
-json to_json(const Context& c) {
-  json gpus = json::array(), peak = json::object();
-  for (const auto& g : c.gpus) {
-    gpus.push_back({
-        {"index", g.index}, {"name", g.name}, {"uuid", g.uuid}, {"pci_bus_id", g.pci_bus_id},
-        {"sm_count", g.sm_count},
-        {"cc", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
-        {"memory_bytes", g.memory_bytes}, {"l2_bytes", g.l2_bytes},
-        {"sm_clock_max_mhz", g.sm_clock_max_mhz}, {"mem_clock_max_mhz", g.mem_clock_max_mhz},
-        {"memory_bus_width_bits", g.memory_bus_width_bits},
-        {"pcie", {{"gen", g.pcie.gen}, {"width", g.pcie.width}, {"gen_max", g.pcie.gen_max},
-                  {"width_max", g.pcie.width_max}}},
-        {"nvlink", {{"links_active", g.nvlinks_active}, {"gbps_per_link", g.nvlink_gbps_per_link}}},
-        {"numa_node", g.numa_node}, {"ecc_enabled", optional_bool(g.ecc_enabled)},
-        {"mig_mode", optional_bool(g.mig_mode)}, {"power_limit_w", g.power_limit_w},
-    });
-    // Keyed like the benchmark axes name GPUs (dst:gpu0), by CUDA ordinal.
-    peak["gpu" + std::to_string(g.index)] = {{"hbm_gbps", g.hbm_peak_gbps()},
-                                    {"pcie_gbps", g.pcie_peak_gbps()},
-                                    {"nvlink_gbps", g.nvlink_peak_gbps()}};
-  }
-  json links = json::array();
-  for (const auto& row : c.links) {
-    json kinds = json::array();
-    for (const auto& link : row) kinds.push_back(link.kind);
-    links.push_back(kinds);
-  }
-  return {{"driver_version", c.driver_version}, {"cuda_driver", c.cuda_driver},
-          {"cuda_runtime", c.cuda_runtime},     {"cublas", c.cublas},
-          {"cudnn", c.cudnn},                   {"nccl", c.nccl},
-          {"nvml", {{"available", c.nvml_available}, {"error", c.nvml_error}}},
-          {"gpus", gpus},                       {"links", links},
-          {"peak", peak},                       {"environment", c.environment}};
-}
-
-GpuInfo gpu_info_from_json(const json& j) {
-  GpuInfo g;
-  g.index = field(j, "index", 0);
-  g.name = field(j, "name", std::string());
-  g.uuid = field(j, "uuid", std::string());
-  g.pci_bus_id = field(j, "pci_bus_id", std::string());
-  g.sm_count = field(j, "sm_count", 0);
-  const std::string cc = field(j, "cc", std::string());
-  if (std::sscanf(cc.c_str(), "%d.%d", &g.cc_major, &g.cc_minor) != 2) g.cc_major = g.cc_minor = 0;
-  g.memory_bytes = field<std::uint64_t>(j, "memory_bytes", 0);
-  g.l2_bytes = field<std::uint64_t>(j, "l2_bytes", 0);
-  g.sm_clock_max_mhz = field(j, "sm_clock_max_mhz", 0);
-  g.mem_clock_max_mhz = field(j, "mem_clock_max_mhz", 0);
-  g.memory_bus_width_bits = field(j, "memory_bus_width_bits", 0);
-  const json pcie = j.is_object() ? j.value("pcie", json::object()) : json::object();
-  g.pcie = {field(pcie, "gen", 0), field(pcie, "width", 0), field(pcie, "gen_max", 0),
-            field(pcie, "width_max", 0)};
-  const json nvlink = j.is_object() ? j.value("nvlink", json::object()) : json::object();
-  g.nvlinks_active = field(nvlink, "links_active", 0);
-  g.nvlink_gbps_per_link = field(nvlink, "gbps_per_link", 0.0);
-  g.numa_node = field(j, "numa_node", -1);
-  g.ecc_enabled = field_optional_bool(j, "ecc_enabled");
-  g.mig_mode = field_optional_bool(j, "mig_mode");
-  g.power_limit_w = field(j, "power_limit_w", 0.0);
-  return g;
-}
-
-Context context_from_json(const json& j) {
-  Context c;
-  c.driver_version = field(j, "driver_version", std::string());
-  c.cuda_driver = field(j, "cuda_driver", std::string());
-  c.cuda_runtime = field(j, "cuda_runtime", std::string());
-  c.cublas = field(j, "cublas", std::string());
-  c.cudnn = field(j, "cudnn", std::string());
-  c.nccl = field(j, "nccl", std::string());
-  const json nvml = j.is_object() ? j.value("nvml", json::object()) : json::object();
-  c.nvml_available = field(nvml, "available", false);
-  c.nvml_error = field(nvml, "error", std::string());
-  if (j.is_object() && j.contains("gpus") && j["gpus"].is_array())
-    for (const auto& g : j["gpus"]) c.gpus.push_back(gpu_info_from_json(g));
-  if (j.is_object() && j.contains("environment") && j["environment"].is_object())
-    for (const auto& [name, value] : j["environment"].items())
-      if (value.is_string()) c.environment[name] = value.get<std::string>();
-  if (j.is_object() && j.contains("links") && j["links"].is_array()) {
-    for (const auto& row : j["links"]) {
-      std::vector<GpuLink> links;
-      for (const auto& kind : row) {
-        GpuLink link;
-        link.kind = kind.is_string() ? kind.get<std::string>() : "?";
-        if (link.kind.rfind("NV", 0) == 0) link.nvlinks = std::atoi(link.kind.c_str() + 2);
-        links.push_back(link);
-      }
-      c.links.push_back(links);
-    }
-  }
-  return c;
 }
 
 std::string format_info(const Context& c) {

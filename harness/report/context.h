@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/report/json_at.h"
+
 namespace gpubench {
 
 struct PcieLink {
@@ -62,10 +64,12 @@ struct Context {
 // The CUDA_* and NCCL_* entries of an environment block (`environ`'s "NAME=value" strings).
 std::map<std::string, std::string> measurement_environment(const char* const* variables);
 
+// The JSON of context.gpubench (without the run's own fields, run_document.h), GPU by GPU.
+// The readers validate: a mistyped field is "<file>: <pointer>: <what>", an absent one unknown.
+nlohmann::json to_json(const GpuInfo& gpu);
+GpuInfo read_gpu_info(const JsonAt& gpu);
 nlohmann::json to_json(const Context& context);
-GpuInfo gpu_info_from_json(const nlohmann::json& gpu);
-// The inverse of to_json: what the comparator shows of two runs' machines.
-Context context_from_json(const nlohmann::json& gpubench_context);
+Context read_context(const JsonAt& gpubench_context);
 
 // Version encodings, "major.minor[.patch]": CUDA 12040 -> "12.4"; cuDNN 90100 -> "9.1.0"
 // (8907 -> "8.9.7" before 9); NCCL 22105 -> "2.21.5" (2708 -> "2.7.8" before 2.9).

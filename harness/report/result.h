@@ -1,6 +1,7 @@
 #pragma once
 // The result of one benchmark instance (one repetition), as the worker sends it to the parent
-// and as reporters read it. Its JSON form is the "gpubench" object of a benchmark entry.
+// and as reporters read it. Its JSON form is one entry of a result document's "benchmarks":
+// Google Benchmark's fields, flat counters for the primary metrics, and the "gpubench" object.
 #include <map>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/report/json_at.h"
 #include "harness/report/stats.h"
 
 namespace gpubench {
@@ -16,7 +18,9 @@ struct Metric {
   std::string unit;
   bool higher_is_better = true;
   std::vector<double> values;  // one per sample
-  Summary summary() const { return summarize(values); }
+  // The summary a file states for a metric whose samples it does not carry; unset otherwise.
+  std::optional<Summary> recorded;
+  Summary summary() const { return values.empty() && recorded ? *recorded : summarize(values); }
 };
 
 enum class Status { kOk, kFailed, kSkipped, kTimeout, kInterrupted };
@@ -46,9 +50,14 @@ struct BenchResult {
   bool throttled() const;
 };
 
-// One benchmark entry of the result document: Google Benchmark's fields, flat counters for
-// the primary metrics, and the gpubench object.
+// One benchmark entry, without the indices that only the whole document knows
+// (family_index, per_family_instance_index: run_document.cpp). Non-finite numbers are written
+// as null and named in "error".
 nlohmann::json to_json(const BenchResult& result);
-BenchResult result_from_json(const nlohmann::json& entry);
+// Reads an entry written by to_json (or by an older or hand-edited file), validating it.
+BenchResult read_bench_result(const JsonAt& entry);
+// Google Benchmark's time of one operation in ns: the primary metric where it is a time,
+// else time_us; 0 when neither is known.
+double real_time_ns(const BenchResult& result);
 
 }  // namespace gpubench

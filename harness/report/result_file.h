@@ -1,8 +1,6 @@
 #pragma once
-// Reading the JSON inputs of compare, check and baseline (result documents, baselines,
-// tolerance files) with validation. Every problem names the file and the place — a byte
-// offset for syntax, a JSON pointer for content — and throws UsageError{kExitBadInput}, so a
-// bad file is exit 2 with one clear line, never a crash or a silently wrong verdict.
+// The analysis view of a run: a RunDocument with the repetitions of each benchmark merged,
+// what compare, check and baseline work on. The JSON reading itself is run_document.h's.
 #include <cstddef>
 #include <initializer_list>
 #include <map>
@@ -15,42 +13,10 @@
 
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
+#include "harness/report/json_at.h"
+#include "harness/report/run_document.h"
 
 namespace gpubench {
-
-// Parses JSON text; a syntax error becomes "<file>: byte N: <what>".
-nlohmann::json parse_json_text(const std::string& text, const std::string& file);
-// Reads and parses a file; an unreadable file becomes "<file>: cannot read: <reason>".
-nlohmann::json read_json_file(const std::string& path);
-
-// A node of a parsed document together with where it is, for validating readers: every
-// accessor checks the type and throws "<file>: <pointer>: <what>" when it is wrong.
-class JsonAt {
- public:
-  JsonAt(const nlohmann::json& node, std::string file, std::string pointer = "");
-
-  const nlohmann::json& get() const { return *node_; }
-  const std::string& file() const { return file_; }
-  std::string place() const { return pointer_.empty() ? "/" : pointer_; }
-
-  JsonAt at(const std::string& key) const;               // required member of an object
-  std::optional<JsonAt> find(const std::string& key) const;  // absent or null: nullopt
-  std::vector<std::pair<std::string, JsonAt>> members() const;  // requires an object
-  std::vector<JsonAt> items() const;                     // requires an array
-
-  std::string str() const;
-  double num() const;  // any finite number
-  long long integer() const;
-  bool boolean() const;
-  // Rejects members not in `allowed`, so that a misspelt field is an error, not ignored.
-  void only_keys(std::initializer_list<const char*> allowed) const;
-  [[noreturn]] void fail(const std::string& what) const;
-
- private:
-  void expect(bool ok, const char* type) const;
-  const nlohmann::json* node_;
-  std::string file_, pointer_;
-};
 
 // One metric of one benchmark, with its repetitions merged.
 struct MetricResult {
@@ -99,6 +65,9 @@ struct ResultFile {
   std::map<std::string, std::size_t> index_;
 };
 
+// `path` labels the run in messages and reports: a file name or e.g. "(benchmark run)".
+ResultFile result_file_of(const RunDocument& document, const std::string& path);
+// read_run_document (or load_run_document) and then result_file_of.
 ResultFile parse_result_document(const nlohmann::json& doc, const std::string& file);
 ResultFile parse_result_text(const std::string& text, const std::string& file);
 ResultFile load_result_file(const std::string& path);

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "harness/report/exit_codes.h"
+#include "harness/report/json_at.h"
 #include "harness/run/runner.h"
 #include "harness/run/watchdog.h"
 #include "harness/run/worker.h"
@@ -103,12 +105,12 @@ class FamilySupervisor {
     } else if (event == "result") {
       BenchResult result;
       try {
-        result = result_from_json(message.at("result"));
-      } catch (const std::exception& error) {
+        result = read_bench_result(JsonAt(message.value("result", nlohmann::json()), "worker message"));
+      } catch (const UsageError& error) {
         // Cannot happen between matching builds; if it does, the benchmark still fails visibly.
         if (end.current.empty()) return;
         result = unrun_result(*by_name_.at(end.current), Status::kFailed,
-                              std::string("unreadable result from worker: ") + error.what(), end.current_repetition,
+                              "unreadable result from worker: " + error.message, end.current_repetition,
                               plan_.settings.repetitions);
       }
       ++done_repetitions_[result.name];

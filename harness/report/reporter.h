@@ -1,0 +1,49 @@
+#pragma once
+// Reporters: what a run's results become as they arrive. The runner calls context() once
+// before the first benchmark, result() as each result (each repetition) arrives, and finish()
+// with the whole document when the run ends, interrupted or not.
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/report/report.h"
+#include "harness/report/run_document.h"
+
+namespace gpubench {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void context(const RunDocument& document) { (void)document; }  // no results yet
+  virtual void result(const BenchResult& result) { (void)result; }
+  virtual void finish(const RunDocument& document) = 0;
+};
+
+// Forwards every call to each of its reporters, in the order they were added.
+class MultiReporter : public Reporter {
+ public:
+  void add(std::unique_ptr<Reporter> reporter) { reporters_.push_back(std::move(reporter)); }
+  void context(const RunDocument& document) override;
+  void result(const BenchResult& result) override;
+  void finish(const RunDocument& document) override;
+
+ private:
+  std::vector<std::unique_ptr<Reporter>> reporters_;
+};
+
+// One row per result with its primary metric, noise, % of peak and status (throttled results
+// marked), then a summary line; printed on `out` when the run finishes.
+std::unique_ptr<Reporter> table_reporter(std::ostream& out);
+std::unique_ptr<Reporter> csv_reporter(std::ostream& out);
+std::unique_ptr<Reporter> markdown_reporter(std::ostream& out);
+// The gpubench/1 document, printed on `out` when the run finishes.
+std::unique_ptr<Reporter> json_reporter(std::ostream& out);
+std::unique_ptr<Reporter> make_reporter(Format format, std::ostream& out);
+
+// Keeps `path` a complete document at every moment: rewritten atomically when the run starts,
+// after every result (complete: false) and at the end, so that a killed run leaves what had
+// finished. A path that cannot be written when the run starts is UsageError{kExitBadInput}.
+std::unique_ptr<Reporter> json_file_reporter(const std::string& path);
+
+}  // namespace gpubench

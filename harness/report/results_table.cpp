@@ -1,0 +1,43 @@
+#include "harness/report/results_table.h"
+
+#include <ostream>
+
+namespace gpubench {
+namespace {
+
+std::vector<std::string> row_for(const BenchResult& r) {
+  std::string name = r.name;
+  if (r.repetitions > 1) name += " #" + std::to_string(r.repetition_index);
+  const auto metric = r.metrics.find(r.primary_metric);
+  if (r.status != Status::kOk || metric == r.metrics.end())
+    return {name, "", "", "", "", std::string(to_string(r.status)) + ": " + r.error};
+  const Summary s = metric->second.summary();
+  const auto pct = r.pct_of_peak();
+  return {name, r.primary_metric, format_number(s.median) + " " + metric->second.unit,
+          format_number(s.cv_pct, 2) + "%", pct ? format_number(*pct, 3) + "%" : "",
+          r.throttled() ? "ok (throttled)" : "ok"};
+}
+
+}  // namespace
+
+ResultsTableReporter::ResultsTableReporter(std::ostream& out) : out_(out) {
+  table_.header = {"benchmark", "metric", "median", "noise (cv)", "% of peak", "status"};
+  table_.right_align = {false, false, true, true, true, false};
+}
+
+void ResultsTableReporter::result(const BenchResult& result) {
+  table_.rows.push_back(row_for(result));
+  ok_ += result.status == Status::kOk;
+  skipped_ += result.status == Status::kSkipped;
+  failed_ += result.status != Status::kOk && result.status != Status::kSkipped;
+  throttled_ += result.status == Status::kOk && result.throttled();
+}
+
+void ResultsTableReporter::finish(const RunDocument&) {
+  std::string summary = std::to_string(ok_) + " ok, " + std::to_string(failed_) + " failed, " +
+                        std::to_string(skipped_) + " skipped";
+  if (throttled_) summary += "; " + std::to_string(throttled_) + " measured while the GPU throttled";
+  out_ << render(table_, summary) << std::flush;
+}
+
+}  // namespace gpubench
