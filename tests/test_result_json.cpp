@@ -46,6 +46,16 @@ BenchResult sample_result() {
   return r;
 }
 
+// The sample result as a run that did not pass leaves it: no figures, not verified.
+BenchResult unmeasured_result(Status status, const std::string& error) {
+  BenchResult r = sample_result();
+  r.status = status;
+  r.error = error;
+  r.verified = false;
+  r.metrics.clear();
+  return r;
+}
+
 BenchResult read_entry(const nlohmann::json& entry) { return read_bench_result(JsonAt(entry, "entry")); }
 
 void expect_same(const BenchResult& a, const BenchResult& b) {
@@ -146,13 +156,8 @@ TEST(ResultJson, RoundTrip) {
 
 TEST(ResultJson, RoundTripOfEveryStatus) {
   for (Status status : {Status::kOk, Status::kFailed, Status::kSkipped, Status::kTimeout, Status::kInterrupted}) {
-    BenchResult r = sample_result();
-    r.status = status;
-    if (status != Status::kOk) {
-      r.metrics.clear();
-      r.verified = false;
-      r.error = std::string("because ") + to_string(status);
-    }
+    const BenchResult r = status == Status::kOk ? sample_result()
+                                                : unmeasured_result(status, std::string("because ") + to_string(status));
     const BenchResult back = read_entry(to_json(r));
     EXPECT_EQ(back.status, status);
     EXPECT_EQ(back.error, r.error);
@@ -165,12 +170,7 @@ TEST(ResultJson, RoundTripOfEveryStatus) {
 }
 
 TEST(ResultJson, FailedResultHasNoFigures) {
-  BenchResult r = sample_result();
-  r.status = Status::kFailed;
-  r.error = "verification failed: element 17";
-  r.verified = false;
-  r.metrics.clear();
-  const nlohmann::json entry = to_json(r);
+  const nlohmann::json entry = to_json(unmeasured_result(Status::kFailed, "verification failed: element 17"));
   EXPECT_EQ(entry.at("error_occurred"), true);
   EXPECT_EQ(entry.at("error_message"), "verification failed: element 17");
   EXPECT_FALSE(entry.contains("bandwidth_gbps"));
@@ -221,11 +221,7 @@ TEST(ResultJson, EntryWithoutGpubenchObjectIsRejected) {
 }
 
 TEST(ResultJson, SkippedIsGoogleBenchmarksSkipNotAnError) {
-  BenchResult r = sample_result();
-  r.status = Status::kSkipped;
-  r.error = "needs 2 GPUs (1 selected)";
-  r.metrics.clear();
-  const nlohmann::json entry = to_json(r);
+  const nlohmann::json entry = to_json(unmeasured_result(Status::kSkipped, "needs 2 GPUs (1 selected)"));
   EXPECT_EQ(entry.at("skipped"), true);
   EXPECT_EQ(entry.at("skip_message"), "needs 2 GPUs (1 selected)");
   EXPECT_FALSE(entry.contains("error_occurred"));

@@ -20,8 +20,6 @@ std::string escape_pointer_token(const std::string& key) {
   return out;
 }
 
-}  // namespace
-
 const char* json_type_name(const nlohmann::json& node) {
   if (node.is_number()) return "a number";
   if (node.is_string()) return "a string";
@@ -30,6 +28,8 @@ const char* json_type_name(const nlohmann::json& node) {
   if (node.is_array()) return "an array";
   return "null";
 }
+
+}  // namespace
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
   try {

@@ -50,8 +50,6 @@ class JsonAt {
   std::string file_, pointer_;
 };
 
-const char* json_type_name(const nlohmann::json& node);
-
 // Optional members of an object: absent or null gives the fallback; present but mistyped fails.
 int optional_int(const JsonAt& object, const char* key, int fallback = 0);
 std::uint64_t optional_size(const JsonAt& object, const char* key);  // an integer >= 0

@@ -2,11 +2,9 @@
 // The analysis view of a run: a RunDocument with the repetitions of each benchmark merged,
 // what compare, check and baseline work on. The JSON reading itself is run_document.h's.
 #include <cstddef>
-#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
