@@ -43,6 +43,7 @@ BenchResult sample_result() {
   r.peak_source = "HBM: 2 x 3201 MHz x 6144 bit";
   r.telemetry = {{"sm_clock_mhz", {1980, 1980}}, {"throttle_reasons", nlohmann::json::array()}, {"throttled", false}};
   r.notes = {{"batching", "graph"}, {"stopped_by", "noise_target"}};
+  r.choice = {{"chosen", "algo:3"}, {"heuristic", "algo:0"}};
   return r;
 }
 
@@ -82,6 +83,7 @@ void expect_same(const BenchResult& a, const BenchResult& b) {
   EXPECT_EQ(a.peak_source, b.peak_source);
   EXPECT_EQ(a.telemetry, b.telemetry);
   EXPECT_EQ(a.notes, b.notes);
+  EXPECT_EQ(a.choice, b.choice);
 }
 
 TEST(ResultJson, GoogleBenchmarkFieldsArePresent) {
