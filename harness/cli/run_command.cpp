@@ -13,6 +13,7 @@
 #include "harness/report/exit_codes.h"
 #include "harness/core/family.h"
 #include "harness/run/supervisor.h"
+#include "harness/run/worker_job.h"
 #include "harness/system/capture.h"
 
 namespace gpubench {

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "harness/report/json_at.h"
+
 namespace gpubench {
 namespace {
 
@@ -66,7 +68,7 @@ nlohmann::json context_to_job_json(const Context& context) {
 }
 
 Context context_from_job_json(const nlohmann::json& j) {
-  Context context = context_from_json(j.at("document"));
+  Context context = read_context(JsonAt(j.at("document"), "worker job"));
   context.gpu_error = j.at("gpu_error");
   const auto& p2p = j.at("p2p_access");
   for (std::size_t row = 0; row < context.links.size() && row < p2p.size(); ++row)
