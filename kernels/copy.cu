@@ -4,6 +4,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/core/blocking_kernel.h"
 #include "harness/core/cuda_check.h"
 
 namespace gpubench::kernels {
@@ -68,22 +69,6 @@ __global__ void count_mismatches_kernel(const std::uint32_t* data, std::size_t w
   if ((threadIdx.x & 31) == 0 && local != 0) atomicAdd(mismatches, local);
 }
 
-__device__ inline std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__global__ void stream_blocker_kernel(const volatile int* release, int* timed_out, std::uint64_t timeout_ns) {
-  const std::uint64_t start = global_timer_ns();
-  while (*release == 0) {
-    if (global_timer_ns() - start > timeout_ns) {
-      *timed_out = 1;
-      return;
-    }
-  }
-}
-
 int check_blocks(std::size_t words) {
   const std::size_t needed = (words + kCheckThreads - 1) / kCheckThreads;
   return static_cast<int>(std::clamp<std::size_t>(needed, 1, kCheckMaxBlocks));
@@ -107,6 +92,14 @@ void parallel_words(std::size_t words, std::size_t parts, Body body) {
   body(std::size_t{0}, std::size_t{0}, std::min(words, per_part));
   for (auto& t : threads) t.join();
 }
+
+// Copies and checks run behind the harness's stream blocker (transfer's timed regions).
+[[maybe_unused]] const bool registered = (register_blockable_kernels({reinterpret_cast<const void*>(&sm_copy_kernel),
+                                                     reinterpret_cast<const void*>(&local_copy_kernel),
+                                                     reinterpret_cast<const void*>(&fill_pattern_kernel),
+                                                     reinterpret_cast<const void*>(&fill_zero_kernel),
+                                                     reinterpret_cast<const void*>(&count_mismatches_kernel)}),
+                         true);
 
 }  // namespace
 
@@ -185,22 +178,6 @@ std::uint64_t count_mismatches_host(const void* data, std::size_t bytes, std::ui
   std::uint64_t total = 0;
   for (auto c : counts) total += c;
   return total;
-}
-
-void launch_stream_blocker(const volatile int* release, int* timed_out, std::uint64_t timeout_ns,
-                           cudaStream_t stream) {
-  stream_blocker_kernel<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
-  GPUBENCH_CHECK_LAUNCH();
-}
-
-void preload_copy_kernels() {
-  cudaFuncAttributes unused;
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, sm_copy_kernel));
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, local_copy_kernel));
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, fill_pattern_kernel));
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, fill_zero_kernel));
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, count_mismatches_kernel));
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&unused, stream_blocker_kernel));
 }
 
 }  // namespace gpubench::kernels

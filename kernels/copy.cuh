@@ -1,7 +1,6 @@
 #pragma once
 // Kernels of the transfer suite: the SM copy (16-byte loads and stores, as nvbandwidth's SM
-// copies), the test pattern its checks regenerate, and the stream blocker that keeps enqueue
-// cost out of a timed sample. Every pointer may be device memory, peer memory or pinned host
+// copies) and the test pattern its checks regenerate. Every pointer may be device memory, peer memory or pinned host
 // memory mapped into the device's address space (unified addressing).
 #include <cuda_runtime.h>
 
@@ -47,16 +46,5 @@ void count_mismatches(const void* data, std::size_t bytes, std::uint64_t seed, u
 void fill_pattern_host(void* data, std::size_t bytes, std::uint64_t seed);
 void fill_zero_host(void* data, std::size_t bytes);
 std::uint64_t count_mismatches_host(const void* data, std::size_t bytes, std::uint64_t seed);
-
-// One thread that spins until *release becomes non-zero, holding back the work queued behind
-// it on `stream`. After `timeout_ns` it gives up and sets *timed_out, so that a host stuck while
-// enqueueing (a full queue, a copy that waits for the stream) cannot hang the run. Both flags
-// live in mapped pinned host memory.
-void launch_stream_blocker(const volatile int* release, int* timed_out, std::uint64_t timeout_ns,
-                           cudaStream_t stream);
-
-// Loads every kernel above on the current device. With lazy module loading the first launch of
-// a kernel loads it, and a load behind a spinning blocker deadlocks; call this before blocking.
-void preload_copy_kernels();
 
 }  // namespace gpubench::kernels

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/core/blocking_kernel.h"
 #include "harness/core/cuda_check.h"
 
 namespace gpubench::kernels {
@@ -13,7 +14,7 @@ __device__ unsigned long long g_launch_count;
 
 __device__ __forceinline__ std::uint64_t global_timer_ns() {
   std::uint64_t ns;
-  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(ns));
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
   return ns;
 }
 
@@ -47,17 +48,6 @@ __global__ void spin_for_ns_kernel(std::uint64_t ns) {
   while (global_timer_ns() - start < ns) {
   }
   atomicAdd(&g_launch_count, 1ull);
-}
-
-__global__ void hold_kernel(const volatile unsigned* flag, unsigned generation, std::uint64_t timeout_ns,
-                            volatile unsigned* expired) {
-  const std::uint64_t start = global_timer_ns();
-  while (*flag < generation) {
-    if (global_timer_ns() - start > timeout_ns) {
-      *expired = 1;
-      return;
-    }
-  }
 }
 
 // The launch function and kernel address of one (argument bytes, work) variant.
@@ -94,6 +84,15 @@ Variant variant_for(int arg_bytes) {
   }
   throw std::invalid_argument("tiny kernel: unsupported argument size " + std::to_string(arg_bytes));
 }
+
+// Every variant and the spin kernel run behind the harness's stream blocker (held launches).
+bool register_blockable() {
+  for (int bytes : kTinyArgBytes)
+    register_blockable_kernels({variant_for<true>(bytes).function, variant_for<false>(bytes).function});
+  register_blockable_kernels({reinterpret_cast<const void*>(&spin_for_ns_kernel)});
+  return true;
+}
+[[maybe_unused]] const bool registered = register_blockable();
 
 }  // namespace
 
@@ -148,38 +147,5 @@ std::uint64_t launch_count() {
   GPUBENCH_CUDA(cudaMemcpyFromSymbol(&count, g_launch_count, sizeof count));
   return count;
 }
-
-StreamHold::StreamHold(double timeout_s) : timeout_ns_(static_cast<std::uint64_t>(timeout_s * 1e9)) {
-  void* host = nullptr;
-  GPUBENCH_CUDA(cudaHostAlloc(&host, 2 * sizeof(unsigned), cudaHostAllocMapped));
-  flag_ = static_cast<volatile unsigned*>(host);
-  expired_ = flag_ + 1;
-  *flag_ = 0;
-  *expired_ = 0;
-  void* device = nullptr;
-  GPUBENCH_CUDA(cudaHostGetDevicePointer(&device, host, 0));
-  device_flag_ = static_cast<const unsigned*>(device);
-  device_expired_ = static_cast<unsigned*>(device) + 1;
-}
-
-StreamHold::~StreamHold() {
-  if (flag_) {
-    *flag_ = ~0u;  // never leave a hold kernel spinning behind us
-    cudaDeviceSynchronize();
-    cudaFreeHost(const_cast<unsigned*>(flag_));
-  }
-}
-
-void StreamHold::hold(cudaStream_t stream) {
-  hold_kernel<<<1, 1, 0, stream>>>(device_flag_, ++generation_, timeout_ns_, device_expired_);
-  GPUBENCH_CHECK_LAUNCH();
-}
-
-void StreamHold::release() {
-  // A plain store to pinned memory; the kernel's volatile load sees it once it reaches memory.
-  *flag_ = generation_;
-}
-
-bool StreamHold::timed_out() const { return *expired_ != 0; }
 
 }  // namespace gpubench::kernels

@@ -1,9 +1,7 @@
 #pragma once
 // Kernels for the launch suite: a near-empty kernel whose argument block is 0 to 4 KiB and
-// which optionally spins a few hundred ns per block; a kernel that spins for a set time (for
-// waits that must really wait); and a hold kernel that keeps a stream from starting the work
-// queued behind it until the host releases it, so GPU time of back-to-back work is measured
-// without the host's enqueue rate in it.
+// which optionally spins a few hundred ns per block, and a kernel that spins for a set time (for
+// waits that must really wait). Both may run behind the harness's stream blocker.
 //
 // Every launch of the tiny and spin kernels adds to a per-device launch counter (one thread of
 // block 0 does one atomic add), so a benchmark can check that every launch it counted ran.
@@ -67,31 +65,5 @@ void launch_spin_for_ns(std::uint64_t ns, cudaStream_t stream);
 // The launch counter of the current device. Both synchronise the device.
 void reset_launch_count();
 std::uint64_t launch_count();
-
-// Holds a stream: hold() enqueues a one-thread kernel that polls a flag in mapped host memory;
-// release() sets the flag. Work queued between the two starts only after release(), back to
-// back. The queued work must fit in the launch queue (about a thousand launches), or the host
-// blocks inside a launch while the GPU waits for it: the hold kernel therefore gives up after
-// `timeout_s`, and timed_out() reports that it did. Launch it once (hold + release) before the
-// first timed use: a module loaded lazily under a spinning kernel deadlocks.
-class StreamHold {
- public:
-  explicit StreamHold(double timeout_s = 1.0);
-  ~StreamHold();
-  StreamHold(const StreamHold&) = delete;
-  StreamHold& operator=(const StreamHold&) = delete;
-
-  void hold(cudaStream_t stream);
-  void release();
-  bool timed_out() const;
-
- private:
-  volatile unsigned* flag_ = nullptr;    // mapped host memory: the released generation
-  volatile unsigned* expired_ = nullptr; // mapped host memory: set by a hold that gave up
-  const unsigned* device_flag_ = nullptr;  // the same two words as the device sees them
-  unsigned* device_expired_ = nullptr;
-  unsigned generation_ = 0;
-  std::uint64_t timeout_ns_;
-};
 
 }  // namespace gpubench::kernels

@@ -20,8 +20,8 @@ using gpubench::testing::write_file;
 using json = nlohmann::json;
 
 const Family& config_family = family("unittest/config")
-                                  .axis("op", {"copy", "triad"})
-                                  .axis("n", std::vector<std::int64_t>{1, 2})
+                                  .axis_str("op", {"copy", "triad"})
+                                  .axis_int("n", {1, 2})
                                   .per_device()
                                   .hidden()
                                   .run([](State&) {});

@@ -34,8 +34,8 @@ void no_op(State&) {}
 // so a test body that declared axes would add them again under --gtest_repeat.
 const Family& expand_family = family("unittest/expand")
                                   .describe("two axes, string then integer")
-                                  .axis("op", {"copy", "triad"})
-                                  .axis("n", Ints{3, 1, 2})
+                                  .axis_str("op", {"copy", "triad"})
+                                  .axis_int("n", {3, 1, 2})
                                   .hidden()
                                   .cpu_only()
                                   .run(no_op);
@@ -47,17 +47,15 @@ const Family& pow2_family = family("unittest/pow2")
                                 .run(no_op);
 
 const Family& quick_family = family("unittest/quick")
-                                 .axis("type", {"fp32", "fp64", "bf16"})
-                                 .quick(std::vector<std::string>{"fp32"})
-                                 .axis_pow2("bytes", 20, 24, 1)
-                                 .quick(Ints{1 << 20, 1 << 24})
-                                 .axis("mode", {"a", "b"})  // no quick subset: all values
+                                 .axis_str("type", {"fp32", "fp64", "bf16"}, {"fp32"})
+                                 .axis_pow2("bytes", 20, 24, 1, {1 << 20, 1 << 24})
+                                 .axis_str("mode", {"a", "b"})  // no quick subset: all values
                                  .hidden()
                                  .run(no_op);
 
 const Family& where_family = family("unittest/where")
-                                 .axis("src", {"a", "b", "c"})
-                                 .axis("dst", {"a", "b", "c"})
+                                 .axis_str("src", {"a", "b", "c"})
+                                 .axis_str("dst", {"a", "b", "c"})
                                  .where([](const Params& p) { return p.str("src") != p.str("dst"); })
                                  .where([](const Params& p) { return p.str("src") != "c"; })
                                  .hidden()
@@ -66,14 +64,14 @@ const Family& where_family = family("unittest/where")
 const Family& pair_family = family("unittest/pair")
                                 .axis_gpus("src")
                                 .axis_gpus("dst")
-                                .axis("bytes", Ints{64})
+                                .axis_int("bytes", {64})
                                 .where([](const Params& p) { return p.gpu("src") != p.gpu("dst"); })
                                 .needs_gpus(2)
                                 .hidden()
                                 .run(no_op);
 
 const Family& per_device_family = family("unittest/per_device")
-                                      .axis("op", {"read", "write"})
+                                      .axis_str("op", {"read", "write"})
                                       .per_device()
                                       .hidden()
                                       .run(no_op);
@@ -95,10 +93,64 @@ TEST(Family, RegistryFindsFamiliesByName) {
 
 TEST(Family, NameWithoutSuiteIsRejected) { EXPECT_THROW(family("nosuite"), std::logic_error); }
 
-TEST(Family, QuickBeforeAnyAxisIsRejected) {
+TEST(Family, QuickValuesMustBeValuesOfTheAxis) {
   Family f("unittest/unregistered");
-  EXPECT_THROW(f.quick(Ints{1}), std::logic_error);
-  EXPECT_THROW(f.quick(std::vector<std::string>{"x"}), std::logic_error);
+  EXPECT_THROW(f.axis_int("n", {1, 2}, {3}), std::logic_error);
+  EXPECT_THROW(f.axis_str("op", {"a"}, {"b"}), std::logic_error);
+  EXPECT_NO_THROW(f.axis_float("alpha", {0.5, 2}, {2}));
+}
+
+TEST(Family, AnAxisNameIsDeclaredOnce) {
+  Family f("unittest/unregistered");
+  f.axis_str("op", {"a"});
+  EXPECT_THROW(f.axis_int("op", {1}), std::logic_error);
+}
+
+TEST(Family, FloatAxesWriteTheShortestExactValueAndNumbersInParams) {
+  EXPECT_EQ(float_axis_value(0.5), "0.5");
+  EXPECT_EQ(float_axis_value(0.1), "0.1");
+  EXPECT_EQ(float_axis_value(1e-6), "1e-06");
+  EXPECT_EQ(float_axis_value(3), "3");
+  Family f("unittest/unregistered_float");
+  f.axis_float("alpha", {0.25, 1.5}).cpu_only().run(no_op);
+  const auto instances = f.expand(ExpandOptions{});
+  ASSERT_EQ(instances.size(), 2u);
+  EXPECT_EQ(instances[0].name, "unittest/unregistered_float/alpha:0.25");
+  EXPECT_DOUBLE_EQ(instances[1].params.real("alpha"), 1.5);
+  EXPECT_TRUE(instances[1].params.to_json()["alpha"].is_number_float());
+}
+
+TEST(Family, ComputedAxesReadTheContextAndConfigAtExpansion) {
+  Family f("unittest/unregistered_computed");
+  f.axis_computed(
+       "bytes",
+       [](const ExpandContext& e) {
+         std::vector<std::string> values;
+         for (const auto& g : e.context.gpus) values.push_back(std::to_string(2 * g.l2_bytes));
+         return values;
+       },
+       Axis::Kind::kInt)
+      .axis_computed("layer", [](const ExpandContext& e) {
+        std::vector<std::string> names;
+        for (const auto& layer : e.config.value("layers", nlohmann::json::array())) names.push_back(layer);
+        return names;
+      })
+      .cpu_only()
+      .run(no_op);
+  EXPECT_TRUE(f.expand(ExpandOptions{}).empty());  // no GPU captured, no layers: no instance
+  Context context;
+  context.gpus.emplace_back();
+  context.gpus[0].l2_bytes = 50 << 20;
+  ExpandOptions options;
+  options.context = &context;
+  options.config = {{"layers", {"conv1", "conv2"}}};
+  const auto instances = f.expand(options);
+  EXPECT_EQ(names_of(instances), (std::vector<std::string>{"unittest/unregistered_computed/bytes:104857600/layer:conv1",
+                                                           "unittest/unregistered_computed/bytes:104857600/layer:conv2"}));
+  EXPECT_EQ(instances[0].params.to_json()["bytes"], 104857600);
+  // An override from --config still replaces computed values.
+  options.axis_overrides = {{"unittest/unregistered_computed", {{"layer", {"fc"}}}}};
+  EXPECT_EQ(f.expand(options).size(), 1u);
 }
 
 TEST(Family, GpuRequirements) {

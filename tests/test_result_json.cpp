@@ -18,8 +18,8 @@ namespace gpubench {
 namespace {
 
 const Family& state_family = family("unittest/result_state")
-                                 .axis("op", {"triad"})
-                                 .axis("n", std::vector<std::int64_t>{4})
+                                 .axis_str("op", {"triad"})
+                                 .axis_int("n", {4})
                                  .cpu_only()
                                  .hidden()
                                  .run([](State&) {});

@@ -7,8 +7,6 @@ namespace {
 using namespace gpubench::launch;
 using gpubench::OwnedStream;
 using gpubench::State;
-using gpubench::TimingEvents;
-using gpubench::kernels::StreamHold;
 using gpubench::kernels::TinyKernel;
 
 void run_record(State& s, unsigned flags) {
@@ -63,9 +61,8 @@ void run_cross_stream_wait(State& s) {
   const TinyKernel kernel(0, gpubench::kernels::TinyWork::kNone, 1);
   const OwnedEvent on_a(cudaEventDisableTiming), on_b(cudaEventDisableTiming);
   LaunchLedger ledger;
-  StreamHold hold;
-  preload(kernel, hold, a, ledger);
-  TimingEvents cross_events, same_events;
+  first_launch(kernel, a, ledger);
+  const auto cross_region = held_worker_stream(s), same_region = held_worker_stream(s);
   s.note("counts", "GPU time per hop of a chain of " + std::to_string(kHopsPerSample) +
                        " hops alternating between two streams (cudaStreamWaitEvent on the other stream's event, "
                        "tiny kernel, cudaEventRecord; events without timing), queued behind a hold kernel and "
@@ -78,17 +75,19 @@ void run_cross_stream_wait(State& s) {
   s.set_primary_metric("wait_latency_us");
   s.measure_manual(
       [&] {
-        const HeldTiming cross =
-            time_held(a, hold, cross_events, [&] { enqueue_chain(kernel, a, b.get(), on_a.get(), on_b.get(), true); });
-        const HeldTiming same =
-            time_held(a, hold, same_events, [&] { enqueue_chain(kernel, a, b.get(), on_a.get(), on_b.get(), false); });
+        const double cross_s = cross_region->run(nullptr, [&](std::size_t, cudaStream_t) {
+          enqueue_chain(kernel, a, b.get(), on_a.get(), on_b.get(), true);
+        }).lane_s[0];
+        const double same_s = same_region->run(nullptr, [&](std::size_t, cudaStream_t) {
+          enqueue_chain(kernel, a, b.get(), on_a.get(), on_b.get(), false);
+        }).lane_s[0];
         ledger.add(2 * kHopsPerSample);
-        s.record("same_stream_hop_us", same.gpu_s / kHopsPerSample * 1e6);
-        s.record("wait_latency_us", (cross.gpu_s - same.gpu_s) / kHopsPerSample * 1e6);
-        return cross.gpu_s;
+        s.record("same_stream_hop_us", same_s / kHopsPerSample * 1e6);
+        s.record("wait_latency_us", (cross_s - same_s) / kHopsPerSample * 1e6);
+        return cross_s;
       },
       kHopsPerSample);
-  ledger.verify(s, &hold);
+  ledger.verify(s);
 }
 
 const auto& event_family =
@@ -96,7 +95,7 @@ const auto& event_family =
         .describe("record: host time per cudaEventRecord (events without timing); record_timing: the same with "
                   "timing enabled; cross_stream_wait: GPU latency a cudaStreamWaitEvent dependency adds per hop "
                   "between two streams, from a ping-pong chain of tiny kernels minus the same chain on one stream")
-        .axis("op", {"record", "record_timing", "cross_stream_wait"})
+        .axis_str("op", {"record", "record_timing", "cross_stream_wait"})
         .per_device()
         // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).
         .quiet_host()

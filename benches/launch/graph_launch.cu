@@ -6,7 +6,7 @@ namespace {
 
 using namespace gpubench::launch;
 using gpubench::State;
-using gpubench::TimingEvents;
+using gpubench::TimedRegion;
 
 void run_graph_launch(State& s) {
   const int nodes = static_cast<int>(s.get_int("nodes"));
@@ -18,8 +18,7 @@ void run_graph_launch(State& s) {
   cudaStream_t stream = s.stream();
   const auto kernel = tiny_kernel_from_axes(s);
   LaunchLedger ledger;
-  gpubench::kernels::StreamHold hold;
-  preload(*kernel, hold, stream, ledger);
+  first_launch(*kernel, stream, ledger);
 
   const ChainGraph graph(*kernel, nodes, ChainGraph::parse_build(s.get_str("build")), stream);
   const GraphExec exec(graph.get());
@@ -45,28 +44,29 @@ void run_graph_launch(State& s) {
   s.declare_metric("gpu_reduction_pct", "%", true);
   s.declare_metric("host_reduction_pct", "%", true);
 
-  TimingEvents stream_events, graph_events;
-  auto held_replay = [&] { return time_held(stream, hold, graph_events, [&] { exec.launch(stream); }); };
+  const auto stream_region = held_worker_stream(s), graph_region = held_worker_stream(s);
+  auto held_replay = [&] { return graph_region->run(nullptr, [&](std::size_t, cudaStream_t) { exec.launch(stream); }); };
   s.measure_manual(
       [&] {
-        const HeldTiming on_stream = time_held(stream, hold, stream_events, [&] {
+        const TimedRegion::Times on_stream = stream_region->run(nullptr, [&](std::size_t, cudaStream_t) {
           for (int i = 0; i < stream_launches; ++i) kernel->launch(stream);
         });
         held_replay();  // not recorded: the timed replay below follows a replay
-        const HeldTiming as_graph = held_replay();
+        const TimedRegion::Times as_graph = held_replay();
         ledger.add(std::uint64_t(stream_launches + 2 * nodes) * kernel->increment());
 
-        const double stream_gpu = on_stream.gpu_s / stream_launches, stream_host = on_stream.host_s / stream_launches;
-        const double graph_gpu = as_graph.gpu_s / nodes, graph_host = as_graph.host_s / nodes;
+        const double stream_gpu = on_stream.lane_s[0] / stream_launches;
+        const double stream_host = on_stream.enqueue_s[0] / stream_launches;
+        const double graph_gpu = as_graph.lane_s[0] / nodes, graph_host = as_graph.enqueue_s[0] / nodes;
         s.record("graph_host_launch_per_node_us", graph_host * 1e6);
         s.record("stream_gpu_time_per_kernel_us", stream_gpu * 1e6);
         s.record("stream_host_enqueue_us", stream_host * 1e6);
         s.record("gpu_reduction_pct", reduction_pct(stream_gpu, graph_gpu));
         s.record("host_reduction_pct", reduction_pct(stream_host, graph_host));
-        return as_graph.gpu_s;
+        return as_graph.lane_s[0];
       },
       nodes);
-  ledger.verify(s, &hold);
+  ledger.verify(s);
 }
 
 const auto& graph_launch_family =
@@ -78,15 +78,11 @@ const auto& graph_launch_family =
                   "gpu_reduction_pct and host_reduction_pct are how much less a kernel costs as a graph node. Both sides run behind a hold "
                   "kernel, so the GPU figures are back to back. " +
                   std::string(kProcessStreamsDescription))
-        .axis("process_streams", Ints{1, 2})
-        .quick(Ints{1})
-        .axis("build", {"capture", "explicit"})
-        .axis("nodes", Ints{1, 10, 100, 1000})
-        .quick(Ints{1, 1000})
-        .axis("arg_bytes", Ints{0, 4096})
-        .quick(Ints{0})
-        .axis("work", {"none", "spin"})
-        .quick(Strings{"none"})
+        .axis_int("process_streams", {1, 2}, {1})
+        .axis_str("build", {"capture", "explicit"})
+        .axis_int("nodes", {1, 10, 100, 1000}, {1, 1000})
+        .axis_int("arg_bytes", {0, 4096}, {0})
+        .axis_str("work", {"none", "spin"}, {"none"})
         .per_device()
         // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).
         .quiet_host()

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the launch suite's families: clocks, event timing of held work, the launch
+// Helpers shared by the launch suite's families: clocks, the held worker stream, the launch
 // ledger that verifies every counted launch ran, the kernel shape from the axes, and chains of
 // kernel nodes as CUDA graphs.
 #include <time.h>
@@ -13,15 +13,10 @@
 #include "benches/launch/launch_metrics.h"
 #include "harness/core/gpubench.h"
 #include "harness/core/streams.h"
-#include "harness/core/timing_events.h"
+#include "harness/core/timed_region.h"
 #include "kernels/tiny.cuh"
 
 namespace gpubench::launch {
-
-// Axis values, spelled out: a braced list of two strings would also match vector<int64_t>'s
-// iterator-pair constructor.
-using Ints = std::vector<std::int64_t>;
-using Strings = std::vector<std::string>;
 
 inline double host_now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -46,25 +41,16 @@ class OwnedEvent {
   cudaEvent_t event_ = nullptr;
 };
 
-struct HeldTiming {
-  double host_s = 0;  // host wall time of the enqueue calls alone
-  double gpu_s = 0;   // GPU time from the start of the work to its end (events)
-};
+// A held stream gives up after this long: more than any sample's queueing takes, short enough
+// that a host blocked behind it (launch queue full) fails the benchmark quickly.
+constexpr double kHoldTimeoutS = 1.0;
 
-// Enqueues `enqueue`'s work on `stream` behind a hold, between timing events, then releases it:
-// the GPU runs the work back to back, and the host's enqueue cost is timed separately on the
-// host clock. Launch errors are collected after the timed region.
-template <typename Enqueue>
-HeldTiming time_held(cudaStream_t stream, kernels::StreamHold& hold, TimingEvents& events, Enqueue&& enqueue) {
-  hold.hold(stream);
-  events.record_start(stream);
-  const double t0 = host_now_s();
-  enqueue();
-  const double t1 = host_now_s();
-  events.record_stop(stream);
-  hold.release();
-  GPUBENCH_CHECK_LAUNCH();
-  return {t1 - t0, events.elapsed_s()};
+// The worker stream as the one lane of a held timed region: launches queued behind the
+// harness's blocking kernel and released at once run back to back on the GPU, and the host's
+// enqueue time is timed separately. A hold that times out fails the sample.
+inline std::unique_ptr<TimedRegion> held_worker_stream(State& s) {
+  return std::make_unique<TimedRegion>(std::vector<RegionLane>{{s.device(), s.stream()}}, Hold::kBlocked,
+                                       kHoldTimeoutS);
 }
 
 // Counts the launches a benchmark makes and checks them against the device's launch counter.
@@ -72,14 +58,10 @@ class LaunchLedger {
  public:
   LaunchLedger() { kernels::reset_launch_count(); }
   void add(std::uint64_t count) { expected_ += count; }
-  void verify(State& s, const kernels::StreamHold* hold = nullptr) const {
+  void verify(State& s) const {
     const std::uint64_t ran = kernels::launch_count();
     s.verify(ran == expected_, "device counted " + std::to_string(ran) + " kernel increments, expected " +
                                    std::to_string(expected_));
-    if (hold)
-      s.verify(!hold->timed_out(),
-               "a held stream's hold kernel timed out: the host blocked while enqueueing behind it (launch "
-               "queue full), so queued work did not run back to back");
   }
 
  private:
@@ -145,15 +127,12 @@ inline bool one_stream_or_default_kernel(const Params& p) {
          (p.integer("arg_bytes") == 0 && p.str("work") == "none" && (!p.has("grid") || p.str("grid") == "1_block"));
 }
 
-// Runs every kernel a held measurement uses once, unheld: a module loaded lazily while a hold
-// kernel spins would deadlock.
-inline void preload(const kernels::TinyKernel& kernel, kernels::StreamHold& hold, cudaStream_t stream,
-                    LaunchLedger& ledger) {
+// One launch of the kernel, unheld, before any timed one: the first launch of a kernel pays for
+// its loading.
+inline void first_launch(const kernels::TinyKernel& kernel, cudaStream_t stream, LaunchLedger& ledger) {
   kernel.launch(stream);
   GPUBENCH_CHECK_LAUNCH();
   ledger.add(kernel.increment());
-  hold.hold(stream);
-  hold.release();
   GPUBENCH_CUDA(cudaStreamSynchronize(stream));
 }
 

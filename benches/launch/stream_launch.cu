@@ -8,8 +8,7 @@ namespace {
 
 using namespace gpubench::launch;
 using gpubench::State;
-using gpubench::TimingEvents;
-using gpubench::kernels::StreamHold;
+using gpubench::TimedRegion;
 using gpubench::kernels::TinyKernel;
 
 void measure_enqueue(State& s, const TinyKernel& kernel, LaunchLedger& ledger) {
@@ -36,9 +35,9 @@ void measure_enqueue(State& s, const TinyKernel& kernel, LaunchLedger& ledger) {
       kBackToBackLaunches);
 }
 
-void measure_back_to_back(State& s, const TinyKernel& kernel, StreamHold& hold, LaunchLedger& ledger) {
+void measure_back_to_back(State& s, const TinyKernel& kernel, LaunchLedger& ledger) {
   cudaStream_t stream = s.stream();
-  TimingEvents events;
+  const auto held = held_worker_stream(s);
   s.note("counts", "GPU time per kernel: " + std::to_string(kBackToBackLaunches) +
                        " launches queued behind a hold kernel and released at once, timed with CUDA events "
                        "around them, so the GPU runs them back to back and the host's enqueue rate stays out");
@@ -47,11 +46,11 @@ void measure_back_to_back(State& s, const TinyKernel& kernel, StreamHold& hold, 
   s.set_primary_metric("gpu_time_per_kernel_us");
   s.measure_manual(
       [&] {
-        const HeldTiming t = time_held(stream, hold, events, [&] {
+        const TimedRegion::Times t = held->run(nullptr, [&](std::size_t, cudaStream_t) {
           for (int i = 0; i < kBackToBackLaunches; ++i) kernel.launch(stream);
         });
         ledger.add(std::uint64_t{kBackToBackLaunches} * kernel.increment());
-        return t.gpu_s;
+        return t.lane_s[0];
       },
       kBackToBackLaunches);
 }
@@ -79,16 +78,15 @@ void run_stream_launch(State& s) {
   enter_process_streams(s);
   const auto kernel = tiny_kernel_from_axes(s);
   LaunchLedger ledger;
-  StreamHold hold;
-  preload(*kernel, hold, s.stream(), ledger);
+  first_launch(*kernel, s.stream(), ledger);
   const std::string& figure = s.get_str("figure");
   if (figure == "enqueue")
     measure_enqueue(s, *kernel, ledger);
   else if (figure == "back_to_back")
-    measure_back_to_back(s, *kernel, hold, ledger);
+    measure_back_to_back(s, *kernel, ledger);
   else
     measure_round_trip(s, *kernel, ledger);
-  ledger.verify(s, &hold);
+  ledger.verify(s);
 }
 
 const auto& stream_launch_family =
@@ -100,15 +98,11 @@ const auto& stream_launch_family =
                   "~300 ns), with 0-4096 argument bytes, over 1 block or 1 or 4 waves (a wave: SMs x resident "
                   "blocks per SM). Axes vary one at a time from 0 bytes, 1 block. " +
                   std::string(kProcessStreamsDescription))
-        .axis("process_streams", Ints{1, 2})
-        .quick(Ints{1})
-        .axis("figure", {"enqueue", "back_to_back", "round_trip"})
-        .axis("arg_bytes", Ints{0, 64, 256, 1024, 4096})
-        .quick(Ints{0, 4096})
-        .axis("grid", {"1_block", "1_wave", "4_waves"})
-        .quick(Strings{"1_block"})
-        .axis("work", {"none", "spin"})
-        .quick(Strings{"none"})
+        .axis_int("process_streams", {1, 2}, {1})
+        .axis_str("figure", {"enqueue", "back_to_back", "round_trip"})
+        .axis_int("arg_bytes", {0, 64, 256, 1024, 4096}, {0, 4096})
+        .axis_str("grid", {"1_block", "1_wave", "4_waves"}, {"1_block"})
+        .axis_str("work", {"none", "spin"}, {"none"})
         .per_device()
         // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).
         .quiet_host()

@@ -24,7 +24,7 @@ void pass(gpubench::State& s) {
 
 const auto& cpu_faults = gpubench::family("selftest/cpu_faults")
                              .describe("CPU-only: one healthy case, one that hangs, one that crashes, one healthy after")
-                             .axis("fault", {"none", "hang", "crash", "none_after"})
+                             .axis_str("fault", {"none", "hang", "crash", "none_after"})
                              .cpu_only()
                              .hidden()
                              .run([](gpubench::State& s) {
@@ -49,7 +49,7 @@ const auto& cpu_sleep = gpubench::family("selftest/cpu_sleep")
 const auto& gpu_faults =
     gpubench::family("selftest/gpu_faults")
         .describe("A healthy kernel, one that spins forever, one that writes out of bounds, a healthy one after")
-        .axis("fault", {"none", "spin", "oob_write", "none_after"})
+        .axis_str("fault", {"none", "spin", "oob_write", "none_after"})
         .hidden()
         .run([](gpubench::State& s) {
           const std::string fault = s.get_str("fault");

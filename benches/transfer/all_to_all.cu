@@ -53,8 +53,7 @@ void run_all_to_all(State& s) {
   const Peak peak = all_to_all_peak(s.context(), gpus);
   s.set_peak(peak.gbps, peak.source);
 
-  LaneTimer timer(std::move(lanes), Hold::kBlocked);
-  measure_lanes(s, timer);
+  measure_lanes(s, lanes, Hold::kBlocked);
 
   for (const auto& r : received)
     verify_copy(s, "gpu" + std::to_string(r.from) + " -> gpu" + std::to_string(r.to), r.buffer.get(), bytes,
@@ -67,9 +66,8 @@ const auto& all_to_all_family =
                   "on the sending GPU (engine ce: cudaMemcpyAsync; sm: copy kernels sharing the sender's SMs). bytes "
                   "is per pair; bandwidth_gbps counts every pair's bytes over the span of the whole exchange. % of "
                   "peak: sum over GPUs of min(own NVLink or PCIe rate, sum of its pairs' direct peaks)")
-        .axis("engine", {"ce", "sm"})
-        .axis("bytes", all_to_all_sizes())
-        .quick(std::vector<std::int64_t>{std::int64_t{1} << 26})
+        .axis_str("engine", {"ce", "sm"})
+        .axis_int("bytes", all_to_all_sizes(), {std::int64_t{1} << 28})
         .needs_gpus(2)
         .run(run_all_to_all);
 

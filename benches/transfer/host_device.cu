@@ -58,8 +58,7 @@ void run_host_device(State& s) {
   const Peak peak = pcie_peak(s.gpu(device), directions_of(dir));
   s.set_peak(peak.gbps, peak.source);
 
-  LaneTimer timer(std::move(lanes), kind == HostKind::kPageable ? Hold::kUnblocked : Hold::kBlocked);
-  measure_lanes(s, timer);
+  measure_lanes(s, lanes, kind == HostKind::kPageable ? Hold::kUnblocked : Hold::kBlocked);
 
   if (to_device) verify_copy(s, "device buffer after H2D", device_dst->get(), bytes, kSeedToDevice, device);
   if (to_host) verify_copy(s, "host buffer after D2H", host_dst->get(), bytes, kSeedToHost, host_side);
@@ -75,13 +74,11 @@ const auto& host_device_family =
                   "% of peak: PCIe generation x width, per direction. The default sweep measures 16 KiB, "
                   "256 KiB, 4 MiB and 64 MiB on the main path (pinned, ce, local) only")
         // Host memory first, so that a worker finishes with one kind of cached buffer before the next.
-        .axis("host", {"pinned", "pageable", "wc"})
-        .axis("dir", {"h2d", "d2h", "bidir"})
-        .axis("engine", {"ce", "sm"})
-        .axis("numa", {"local", "remote"})
-        .quick({"local"})
-        .axis_pow2("bytes", 12, 30, 2)
-        .quick({std::int64_t{1} << 16, std::int64_t{1} << 24})
+        .axis_str("host", {"pinned", "pageable", "wc"})
+        .axis_str("dir", {"h2d", "d2h", "bidir"})
+        .axis_str("engine", {"ce", "sm"})
+        .axis_str("numa", {"local", "remote"}, {"local"})
+        .axis_pow2("bytes", 12, 30, 2, {std::int64_t{1} << 16, std::int64_t{1} << 24})
         .per_device()
         .where(keep_host_device_case)
         .run(run_host_device);

@@ -78,10 +78,9 @@ const auto& host_latency_family =
                   "load (nvbandwidth's host_device_latency_sm). pattern stride: each 128-byte line points to the "
                   "next, wrapping, as nvbandwidth; random: a random cycle over the same lines. Host buffer on the "
                   "GPU's NUMA node (numa:local) or another (numa:remote)")
-        .axis("pattern", {"stride", "random"})
-        .axis("working_set_bytes", std::vector<std::int64_t>{kWorkingSetBytes})
-        .axis("numa", {"local", "remote"})
-        .quick({"local"})
+        .axis_str("pattern", {"stride", "random"})
+        .axis_int("working_set_bytes", {kWorkingSetBytes})
+        .axis_str("numa", {"local", "remote"}, {"local"})
         .per_device()
         .run(run_host_latency);
 
@@ -91,8 +90,8 @@ const auto& peer_latency_family =
                   "enabled: ns per dependent load over NVLink or PCIe peer-to-peer (nvbandwidth's "
                   "device_to_device_latency_sm); skipped, with the reason, where the pair has no peer access. "
                   "pattern as in transfer/host_latency")
-        .axis("pattern", {"stride", "random"})
-        .axis("working_set_bytes", std::vector<std::int64_t>{kWorkingSetBytes})
+        .axis_str("pattern", {"stride", "random"})
+        .axis_int("working_set_bytes", {kWorkingSetBytes})
         .axis_gpus("peer")
         .per_device()
         .where(keep_peer_latency_case)

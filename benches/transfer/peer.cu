@@ -56,8 +56,7 @@ void run_peer(State& s) {
   const Peak peak = staged ? staged_peak(s.context(), src, dst, directions) : peer_peak(s.context(), src, dst, directions);
   s.set_peak(peak.gbps, peak.source);
 
-  LaneTimer timer(std::move(lanes), staged ? Hold::kUnblocked : Hold::kBlocked);
-  measure_lanes(s, timer);
+  measure_lanes(s, lanes, staged ? Hold::kUnblocked : Hold::kBlocked);
 
   verify_copy(s, pair_name(src, dst), forward_dst.get(), bytes, kSeedForward, dst);
   if (bidir) verify_copy(s, pair_name(dst, src), reverse_dst.get(), bytes, kSeedReverse, src);
@@ -75,12 +74,11 @@ const auto& peer_family =
                   "NVLinks x per-link rate, else PCIe")
         .axis_gpus("src")
         .axis_gpus("dst")
-        .axis("engine", {"ce", "sm"})
-        .axis("op", {"write", "read"})
-        .axis("dir", {"uni", "bidir"})
-        .axis("path", {"p2p", "staged"})
-        .axis("bytes", peer_sizes())
-        .quick(std::vector<std::int64_t>{std::int64_t{1} << 26})
+        .axis_str("engine", {"ce", "sm"})
+        .axis_str("op", {"write", "read"})
+        .axis_str("dir", {"uni", "bidir"})
+        .axis_str("path", {"p2p", "staged"})
+        .axis_int("bytes", peer_sizes(), {std::int64_t{1} << 28})
         .where(keep_peer_case)
         .needs_gpus(2)
         .run(run_peer);

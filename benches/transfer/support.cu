@@ -6,13 +6,6 @@
 
 namespace gpubench::transfer {
 
-ScopedDevice::ScopedDevice(int device) {
-  GPUBENCH_CUDA(cudaGetDevice(&previous_));
-  if (device != previous_) GPUBENCH_CUDA(cudaSetDevice(device));
-}
-
-ScopedDevice::~ScopedDevice() { cudaSetDevice(previous_); }
-
 PeerAccessScope::PeerAccessScope(int a, int b, bool enable) : enable_(enable) {
   for (auto [device, peer] : {std::pair{a, b}, std::pair{b, a}}) {
     ScopedDevice on(device);

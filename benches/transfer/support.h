@@ -9,22 +9,10 @@
 #include <vector>
 
 #include "harness/core/cuda_check.h"
+#include "harness/core/scoped_device.h"
 #include "harness/core/state.h"
 
 namespace gpubench::transfer {
-
-// Makes `device` current for a scope and restores the previous one, so that the harness's
-// own calls after a multi-GPU case still address the benchmark's device.
-class ScopedDevice {
- public:
-  explicit ScopedDevice(int device);
-  ~ScopedDevice();
-  ScopedDevice(const ScopedDevice&) = delete;
-  ScopedDevice& operator=(const ScopedDevice&) = delete;
-
- private:
-  int previous_ = 0;
-};
 
 // Puts peer access between two GPUs, both ways, in the wanted state for a scope and undoes what
 // it changed: enabled for the direct path, disabled for the path the driver stages through host

@@ -1,6 +1,8 @@
 #include "harness/core/family.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "harness/report/context.h"
@@ -22,6 +24,8 @@ const std::string& Params::str(const std::string& axis) const {
 
 std::int64_t Params::integer(const std::string& axis) const { return std::stoll(str(axis)); }
 
+double Params::real(const std::string& axis) const { return std::stod(str(axis)); }
+
 int Params::gpu(const std::string& axis) const {
   const std::string& value = str(axis);
   if (value.rfind("gpu", 0) != 0) throw std::invalid_argument("axis '" + axis + "' is not a GPU");
@@ -34,6 +38,8 @@ nlohmann::json Params::to_json() const {
     const auto& [name, value] = values[i];
     if (kinds[i] == Axis::Kind::kInt)
       out[name] = std::stoll(value);
+    else if (kinds[i] == Axis::Kind::kFloat)
+      out[name] = std::stod(value);
     else
       out[name] = value;
   }
@@ -49,48 +55,63 @@ Family& Family::describe(std::string text) {
   return *this;
 }
 
-Family& Family::axis(std::string name, std::vector<std::string> values) {
-  axes_.push_back({std::move(name), Axis::Kind::kString, std::move(values), {}});
-  return *this;
+namespace {
+
+template <typename T, typename Format>
+std::vector<std::string> formatted(const std::vector<T>& values, Format format) {
+  std::vector<std::string> out;
+  for (const T& v : values) out.push_back(format(v));
+  return out;
 }
 
-Family& Family::axis(std::string name, std::initializer_list<const char*> values) {
-  return axis(std::move(name), std::vector<std::string>(values.begin(), values.end()));
+std::string int_value(std::int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+std::string float_axis_value(double value) {
+  char text[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(text, sizeof text, "%.*g", precision, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
 }
 
-Family& Family::axis(std::string name, std::vector<std::int64_t> values) {
-  Axis axis{std::move(name), Axis::Kind::kInt, {}, {}};
-  for (auto v : values) axis.values.push_back(std::to_string(v));
+Family& Family::add_axis(Axis axis) {
+  for (const auto& existing : axes_)
+    if (existing.name == axis.name) throw std::logic_error(name_ + ": axis '" + axis.name + "' declared twice");
+  for (const auto& q : axis.quick_values)
+    if (std::find(axis.values.begin(), axis.values.end(), q) == axis.values.end())
+      throw std::logic_error(name_ + ": quick value '" + q + "' of axis '" + axis.name + "' is not one of its values");
   axes_.push_back(std::move(axis));
   return *this;
 }
 
-Family& Family::axis_pow2(std::string name, int lo, int hi, int step) {
+Family& Family::axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick) {
+  return add_axis({std::move(name), Axis::Kind::kString, std::move(values), std::move(quick), {}});
+}
+
+Family& Family::axis_int(std::string name, std::vector<std::int64_t> values, std::vector<std::int64_t> quick) {
+  return add_axis({std::move(name), Axis::Kind::kInt, formatted(values, int_value), formatted(quick, int_value), {}});
+}
+
+Family& Family::axis_float(std::string name, std::vector<double> values, std::vector<double> quick) {
+  return add_axis(
+      {std::move(name), Axis::Kind::kFloat, formatted(values, float_axis_value), formatted(quick, float_axis_value), {}});
+}
+
+Family& Family::axis_pow2(std::string name, int lo, int hi, int step, std::vector<std::int64_t> quick) {
+  if (step <= 0 || lo < 0 || hi > 62) throw std::logic_error(name_ + ": axis_pow2 needs 0 <= lo, hi <= 62, step > 0");
   std::vector<std::int64_t> values;
   for (int e = lo; e <= hi; e += step) values.push_back(std::int64_t{1} << e);
-  return axis(std::move(name), std::move(values));
+  return axis_int(std::move(name), std::move(values), std::move(quick));
 }
 
-Family& Family::axis_gpus(std::string name) {
-  axes_.push_back({std::move(name), Axis::Kind::kGpu, {}, {}});
-  return *this;
-}
+Family& Family::axis_gpus(std::string name) { return add_axis({std::move(name), Axis::Kind::kGpu, {}, {}, {}}); }
 
-Axis& Family::last_axis(const char* what) {
-  if (axes_.empty()) throw std::logic_error(name_ + ": " + what + " before any axis");
-  return axes_.back();
-}
-
-Family& Family::quick(std::vector<std::string> values) {
-  last_axis("quick()").quick_values = std::move(values);
-  return *this;
-}
-
-Family& Family::quick(std::vector<std::int64_t> values) {
-  auto& axis = last_axis("quick()");
-  axis.quick_values.clear();
-  for (auto v : values) axis.quick_values.push_back(std::to_string(v));
-  return *this;
+Family& Family::axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind) {
+  if (!compute) throw std::logic_error(name_ + ": axis_computed needs a function");
+  return add_axis({std::move(name), kind, {}, {}, std::move(compute)});
 }
 
 Family& Family::per_device() {
@@ -170,9 +191,13 @@ Family& Family::run(std::function<void(State&)> body) {
 
 std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
   std::vector<Axis> axes = axes_;
-  if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}});
+  if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}});
+  static const Context no_gpu;
+  const ExpandContext expand_context{options.context ? *options.context : no_gpu, options.config, options.devices};
   for (auto& axis : axes) {
-    if (axis.kind == Axis::Kind::kGpu) {
+    if (axis.compute) {
+      axis.values = axis.compute(expand_context);
+    } else if (axis.kind == Axis::Kind::kGpu) {
       axis.values.clear();
       for (int d : options.devices) axis.values.push_back("gpu" + std::to_string(d));
     }
@@ -180,7 +205,9 @@ std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
     if (family_overrides != options.axis_overrides.end() && family_overrides->contains(axis.name)) {
       axis.values.clear();
       for (const auto& v : (*family_overrides)[axis.name])
-        axis.values.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+        axis.values.push_back(v.is_string()         ? v.get<std::string>()
+                                 : v.is_number_float() ? float_axis_value(v.get<double>())
+                                                       : v.dump());
     } else if (options.quick && !axis.quick_values.empty()) {
       axis.values = axis.quick_values;
     }

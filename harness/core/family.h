@@ -4,8 +4,8 @@
 //
 //   static auto& stream = gpubench::family("memory/stream")
 //       .describe("...")
-//       .axis("op", {"copy", "triad"})
-//       .axis_pow2("array_bytes", 20, 32, 2).quick({1 << 28})
+//       .axis_str("op", {"copy", "triad"})
+//       .axis_pow2("array_bytes", 20, 32, 2, {1 << 28})   // the last list: the values under --quick
 //       .per_device()
 //       .run([](gpubench::State& s) { ... });
 //
@@ -14,7 +14,6 @@
 // filters and the comparator key on.
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,16 +21,29 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/report/context.h"
+
 namespace gpubench {
 
 class State;
 
+// What axes computed at expansion see: the run's machine, its --config document and the
+// selected GPUs. The parent and every worker expand alike, so a computed axis must give the
+// same values from the same inputs.
+struct ExpandContext {
+  const Context& context;
+  const nlohmann::json& config;
+  const std::vector<int>& devices;
+};
+
 struct Axis {
-  enum class Kind { kInt, kString, kGpu };
+  enum class Kind { kInt, kFloat, kString, kGpu };
+  using Compute = std::function<std::vector<std::string>(const ExpandContext&)>;
   std::string name;
   Kind kind = Kind::kString;
   std::vector<std::string> values;        // every value as it appears in names
   std::vector<std::string> quick_values;  // subset used under --quick; empty means all
+  Compute compute;                        // set: the values are computed at expansion
 };
 
 // One expanded point of a family: its axis values in declaration order.
@@ -42,8 +54,9 @@ struct Params {
   bool has(const std::string& axis) const;
   const std::string& str(const std::string& axis) const;
   std::int64_t integer(const std::string& axis) const;
+  double real(const std::string& axis) const;
   int gpu(const std::string& axis) const;  // "gpu3" -> 3
-  nlohmann::json to_json() const;          // ints as numbers, strings as strings
+  nlohmann::json to_json() const;          // ints and floats as numbers, strings as strings
 };
 
 struct Context;
@@ -56,7 +69,13 @@ struct ExpandOptions {
   bool quick = false;
   // Per-family axis overrides from --config: family name -> axis name -> values.
   nlohmann::json axis_overrides = nlohmann::json::object();
+  // What computed axes read; null: a machine with no captured GPU.
+  const Context* context = nullptr;
+  nlohmann::json config = nlohmann::json::object();  // the --config document
 };
+
+// How a float axis value is written in names: the shortest form that reads back exactly.
+std::string float_axis_value(double value);
 
 struct Instance;
 
@@ -73,17 +92,17 @@ class Family {
   explicit Family(std::string full_name);
 
   Family& describe(std::string text);
-  Family& axis(std::string name, std::vector<std::string> values);
-  // {"a", "b"} would otherwise also match vector<int64_t>'s iterator-pair constructor.
-  Family& axis(std::string name, std::initializer_list<const char*> values);
-  Family& axis(std::string name, std::vector<std::int64_t> values);
+  // Typed axes; `quick`, when given, is the subset --quick runs (else every value).
+  Family& axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick = {});
+  Family& axis_int(std::string name, std::vector<std::int64_t> values, std::vector<std::int64_t> quick = {});
+  Family& axis_float(std::string name, std::vector<double> values, std::vector<double> quick = {});
   // 2^lo, 2^(lo+step), ..., up to 2^hi inclusive.
-  Family& axis_pow2(std::string name, int lo, int hi, int step = 1);
+  Family& axis_pow2(std::string name, int lo, int hi, int step = 1, std::vector<std::int64_t> quick = {});
   // One value per selected GPU, written gpu0, gpu1, ...
   Family& axis_gpus(std::string name);
-  // Restrict the axis declared last to these values under --quick.
-  Family& quick(std::vector<std::string> values);
-  Family& quick(std::vector<std::int64_t> values);
+  // Values computed when the family is expanded, from the machine or the config (an L2-sized
+  // buffer, sizes from a layer file); `kind` says how they are written to the result's params.
+  Family& axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind = Axis::Kind::kString);
   // Run once per selected GPU: adds a trailing `gpu` axis and makes State::device() that GPU.
   Family& per_device();
   // Drop combinations for which `keep` is false (e.g. a peer pair with src == dst).
@@ -126,7 +145,7 @@ class Family {
   std::vector<Instance> expand(const ExpandOptions& options) const;
 
  private:
-  Axis& last_axis(const char* what);
+  Family& add_axis(Axis axis);
 
   std::string name_;
   std::string description_;

@@ -30,6 +30,10 @@ struct GpuInfo {
   int numa_node = -1;
   std::optional<bool> ecc_enabled, mig_mode;
   double power_limit_w = 0;
+  // Dense datasheet rates by precision, TFLOP/s (configs/peaks.json), and their datasheet or
+  // why there are none.
+  std::map<std::string, double> tflops_peak;
+  std::string tflops_peak_source;
   // Read at capture for `info`'s health section; not part of the JSON.
   int nvlinks_total = 0;                       // links NVML reports, active or not
   std::optional<std::uint64_t> throttle_mask;  // clock event reasons at capture

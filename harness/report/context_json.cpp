@@ -77,7 +77,9 @@ json to_json(const Context& c) {
     // Keyed like the benchmark axes name GPUs (dst:gpu0), by CUDA ordinal.
     peak["gpu" + std::to_string(g.index)] = {{"hbm_gbps", g.hbm_peak_gbps()},
                                              {"pcie_gbps", g.pcie_peak_gbps()},
-                                             {"nvlink_gbps", g.nvlink_peak_gbps()}};
+                                             {"nvlink_gbps", g.nvlink_peak_gbps()},
+                                             {"tflops", g.tflops_peak},
+                                             {"tflops_source", g.tflops_peak_source}};
   }
   json links = json::array();
   for (const auto& row : c.links) {
@@ -119,6 +121,14 @@ Context read_context(const JsonAt& gb) {
     }
   if (auto environment = gb.find("environment"))
     for (const auto& [name, value] : environment->members()) c.environment[name] = value.str();
+  if (auto peak = gb.find("peak"))
+    for (auto& g : c.gpus) {
+      const auto mine = peak->find("gpu" + std::to_string(g.index));
+      if (!mine) continue;
+      g.tflops_peak_source = optional_string(*mine, "tflops_source");
+      if (auto tflops = mine->find("tflops"))
+        for (const auto& [precision, rate] : tflops->members()) g.tflops_peak[precision] = rate.num();
+    }
   return c;
 }
 

@@ -1,0 +1,71 @@
+#pragma once
+// A timed region over several streams, on one GPU or several, by nvbandwidth's method: each
+// lane's stream is held behind the blocking kernel while the whole sample is queued (untimed
+// warm-up work, start event, the timed work, end event), then every lane is released at once,
+// so enqueue cost never enters the timed region and the lanes start together. A lane's time runs
+// from its start event to its end event; the span from the first lane's start to the last
+// lane's end. Transfer's concurrent copies, collectives and held launch chains share it.
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "harness/core/blocking_kernel.h"
+#include "harness/core/streams.h"
+
+namespace gpubench {
+
+enum class Hold {
+  // Behind the blocking kernel, released together: for work whose enqueue never waits for the
+  // device (kernels, copies between pinned and device memory, peer copies with access enabled).
+  kBlocked,
+  // Queued as it goes, each lane from its own thread: for paths where the host takes part in
+  // every operation (pageable memory; peer copies staged through host memory), which may wait
+  // for the stream while enqueueing and would deadlock behind a blocker.
+  kUnblocked,
+};
+
+struct RegionLane {
+  int device = 0;                  // the GPU whose stream runs this lane
+  cudaStream_t stream = nullptr;   // null: a stream of the region's own
+};
+
+class TimedRegion {
+ public:
+  TimedRegion(std::vector<RegionLane> lanes, Hold hold, double blocker_timeout_s = 10.0);
+  ~TimedRegion();
+  TimedRegion(const TimedRegion&) = delete;
+  TimedRegion& operator=(const TimedRegion&) = delete;
+
+  // Queues work of lane `lane` on `stream` (its device current).
+  using Enqueue = std::function<void(std::size_t lane, cudaStream_t stream)>;
+  struct Times {
+    std::vector<double> lane_s;     // per lane, start event to end event
+    std::vector<double> enqueue_s;  // per lane, host time of the timed enqueue call alone
+    double span_s = 0;              // first start to last end
+  };
+  // One sample: `untimed` (may be empty) runs before the start events, `timed` between them.
+  // `blocked` false runs it without the blocker whatever the hold (a first, loading pass).
+  // Throws when a blocker timed out: queueing the sample did not finish behind it.
+  Times run(const Enqueue& untimed, const Enqueue& timed, bool blocked = true);
+
+  std::size_t lanes() const { return lanes_.size(); }
+  Hold hold() const { return hold_; }
+
+ private:
+  void queue_timed(const Enqueue& timed, Times& times);
+
+  struct Lane {
+    int device = 0;
+    std::unique_ptr<OwnedStream> owner;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t start = nullptr, end = nullptr;
+  };
+  std::vector<Lane> lanes_;
+  cudaEvent_t total_end_ = nullptr;  // on the first lane's stream, after every lane's end
+  Hold hold_;
+  StreamBlocker blocker_;
+};
+
+}  // namespace gpubench
