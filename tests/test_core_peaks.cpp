@@ -1,12 +1,11 @@
 // configs/peaks.json and its lookup: the shipped table's H100 and H200 figures against their
-// datasheets, exact name matching, malformed tables, where the file is looked for (never the
-// working directory) and the figures in the context JSON.
+// datasheets, exact name matching, malformed or missing tables, the config search path and the
+// figures in the context JSON.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
 #include <fstream>
 
+#include "harness/report/config_files.h"
 #include "harness/system/peaks.h"
 #include "test_support.h"
 
@@ -68,24 +67,23 @@ TEST(Peaks, ApplyingATableSetsEachGpuOrSaysWhyNot) {
   EXPECT_NE(context.gpus[0].tflops_peak_source.find("models"), std::string::npos);
 }
 
-TEST(Peaks, TheFileIsFoundBesideTheExecutableOrInTheSourceTreeNeverTheWorkingDirectory) {
-  const auto candidates = peak_table_candidates("/opt/gpubench/bin/gpubench", "/src/gpubench");
-  EXPECT_EQ(candidates.front(), "/opt/gpubench/share/gpubench/peaks.json");
-  EXPECT_NE(std::find(candidates.begin(), candidates.end(), "/opt/gpubench/configs/peaks.json"), candidates.end());
-  EXPECT_EQ(candidates.back(), "/src/gpubench/configs/peaks.json");
-  for (const auto& c : candidates) EXPECT_EQ(c.front(), '/') << c;
-
+TEST(Peaks, AMissingOrMalformedFileIsSaidInEachGpusSource) {
   const std::string dir = testing::temp_dir();
-  std::filesystem::create_directories(dir + "/configs");
-  testing::write_file(dir + "/configs/peaks.json", "not json");
+  testing::write_file(dir + "/peaks.json", "not json");
   Context context;
   context.gpus = {testing::h200_gpu_info(0)};
-  apply_peak_table_file(context, peak_table_candidates(dir + "/build/gpubench", ""));
+  apply_peak_table_file(context, dir + "/peaks.json");
   EXPECT_NE(context.gpus[0].tflops_peak_source.find("not valid JSON"), std::string::npos);
-  apply_peak_table_file(context, {dir + "/missing.json"});
+  apply_peak_table_file(context, std::nullopt);
   EXPECT_NE(context.gpus[0].tflops_peak_source.find("not found"), std::string::npos);
-  apply_peak_table_file(context, peak_table_candidates("", GPUBENCH_SOURCE_DIR));
+  apply_peak_table_file(context, std::string(GPUBENCH_SOURCE_DIR) + "/configs/peaks.json");
   EXPECT_DOUBLE_EQ(context.gpus[0].tflops_peak.at("fp8"), 1979);
+}
+
+TEST(Peaks, TheShippedTableIsFoundThroughTheConfigSearchPath) {
+  const auto path = find_config_file("peaks.json");
+  ASSERT_TRUE(path);
+  EXPECT_TRUE(find_model_peaks(nlohmann::json::parse(testing::read_file(*path)), "NVIDIA H200"));
 }
 
 TEST(Peaks, TheContextJsonCarriesThemAndReadsThemBack) {

@@ -40,7 +40,7 @@ TEST(Library, AnUnknownNameIsADeclarationError) {
 TEST(Requirements, AFamilyNeedingAnAbsentLibraryIsSkippedWithTheReason) {
   register_library("test_absent", {"libgpubench_not_installed.so.1"});
   Family f("test/needs_absent");
-  f.needs_library("test_absent").axis("n", {"1", "2"});
+  f.needs_library("test_absent").axis_str("n", {"1", "2"});
   const auto instances = f.expand(ExpandOptions{});
   ASSERT_EQ(instances.size(), 1u);
   EXPECT_NE(instances[0].skip_reason.find("needs test_absent: libgpubench_not_installed.so.1"), std::string::npos)
@@ -57,7 +57,7 @@ TEST(Requirements, ComputeCapabilityIsCheckedForEverySelectedGpu) {
     context.gpus.push_back(gpu);
   }
   Family f("test/needs_fp8");
-  f.needs_cc(8, 9).axis("n", {"1"});
+  f.needs_cc(8, 9).axis_str("n", {"1"});
   ExpandOptions options;
   options.context = &context;
   options.devices = {0};
@@ -68,7 +68,7 @@ TEST(Requirements, ComputeCapabilityIsCheckedForEverySelectedGpu) {
 
 TEST(Requirements, TooFewGpusIsSkipped) {
   Family f("test/needs_two");
-  f.needs_gpus(2).axis("n", {"1"});
+  f.needs_gpus(2).axis_str("n", {"1"});
   EXPECT_EQ(f.expand(ExpandOptions{}).at(0).skip_reason, "needs 2 GPUs (1 selected)");
 }
 

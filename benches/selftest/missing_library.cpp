@@ -13,7 +13,7 @@ const bool registered = (gpubench::register_library("selftest_absent", {"libgpub
 
 const auto& needs_absent = gpubench::family("selftest/missing_library")
                                .describe("Needs a library that is never installed: always skipped with the reason")
-                               .axis("case", {"only"})
+                               .axis_str("case", {"only"})
                                .needs_library("selftest_absent")
                                .cpu_only()
                                .hidden()

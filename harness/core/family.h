@@ -64,13 +64,12 @@ struct Context;
 // The context in which families are expanded into instances.
 struct ExpandOptions {
   std::vector<int> devices{0};  // CUDA device ordinals selected with --devices
-  // The machine's context, for requirements that depend on it (needs_cc); null: not checked.
+  // The machine's context, for requirements that depend on it (needs_cc) and computed axes;
+  // null: requirements not checked, computed axes see a machine without GPUs.
   const Context* context = nullptr;
   bool quick = false;
   // Per-family axis overrides from --config: family name -> axis name -> values.
   nlohmann::json axis_overrides = nlohmann::json::object();
-  // What computed axes read; null: a machine with no captured GPU.
-  const Context* context = nullptr;
   nlohmann::json config = nlohmann::json::object();  // the --config document
 };
 

@@ -5,14 +5,34 @@
 #include <cmath>
 
 #include "harness/core/cuda_check.h"
+#include "harness/core/l2_flush.h"
 #include "harness/core/streams.h"
 #include "harness/core/timing_events.h"
+#include "harness/report/plausibility.h"
 
 namespace gpubench {
 namespace {
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The most operations one sample batches.
+constexpr int kMaxBatch = 10000;
+// Tune's short stopping rule per candidate: a ranking, not a figure.
+constexpr StopRule kTuneRule{3, 50, 0.0, 2.0, 0.2};
+
+StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop) {
+  const double start = now_s();
+  StopReason reason = StopReason::kContinue;
+  while (reason == StopReason::kContinue) {
+    const double seconds = sample();
+    stop.samples.push_back(seconds);
+    stop.measured_s += seconds;
+    stop.elapsed_s = now_s() - start;
+    reason = should_stop(rule, stop);
+  }
+  return reason;
 }
 
 // A batch of operations captured once into a graph; the launch of the graph is the sample.
@@ -63,20 +83,24 @@ double State::warm_up(const std::function<double()>& sample) {
   return last;
 }
 
+void State::before_each_sample(std::function<void(cudaStream_t)> setup) {
+  if (measured_) throw std::logic_error("before_each_sample() after the measured region");
+  before_sample_ = std::move(setup);
+}
+
+void State::flush_l2_between_samples() {
+  if (measured_) throw std::logic_error("flush_l2_between_samples() after the measured region");
+  flush_l2_ = true;
+  L2Flush& flush = resource<L2Flush>();
+  result_.notes["l2_flush_bytes"] = flush.bytes();
+}
+
 void State::sample_loop(const std::function<double()>& sample, int ops_per_sample) {
   if (measured_) throw std::logic_error("a benchmark may have only one measured region");
   measured_ = true;
-  StopState stop;
-  const double start = now_s();
   recording_ = true;
-  StopReason reason = StopReason::kContinue;
-  while (reason == StopReason::kContinue) {
-    const double seconds = sample();
-    stop.samples.push_back(seconds);
-    stop.measured_s += seconds;
-    stop.elapsed_s = now_s() - start;
-    reason = should_stop(settings_.stop, stop);
-  }
+  StopState stop;
+  const StopReason reason = run_samples(settings_.stop, sample, stop);
   recording_ = false;
   ops_per_sample_ = ops_per_sample;
   for (double s : stop.samples) op_seconds_.push_back(s / ops_per_sample);
@@ -84,33 +108,51 @@ void State::sample_loop(const std::function<double()>& sample, int ops_per_sampl
   result_.notes["noise_pct"] = median_noise_pct(stop.samples);
 }
 
-void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {
+int State::batch_for(double op_s) const {
+  if (flush_l2_ || op_s >= settings_.batch_below_s) return 1;
+  return std::clamp(static_cast<int>(std::ceil(settings_.batch_target_s / std::max(op_s, 1e-7))), 1, kMaxBatch);
+}
+
+std::function<double()> State::event_sample(const std::function<void(cudaStream_t)>& op, int ops,
+                                            TimingEvents& events) {
   cudaStream_t s = stream();
-  TimingEvents events;
-  auto one_op = [&] { return events.time(s, [&] { op(s); }); };
-  const double op_s = warm_up(one_op);
-  int ops = 1;
-  if (op_s < settings_.batch_below_s)
-    ops = std::clamp(static_cast<int>(std::ceil(settings_.batch_target_s / std::max(op_s, 1e-7))), 1, 10000);
-  result_.notes["batching"] = ops == 1 ? "none" : (batching == Batching::kGraph ? "graph" : "stream");
-  if (ops > 1 && batching == Batching::kGraph) {
-    CapturedBatch batch(s, ops, op);
-    auto sample = [&] { return events.time(s, [&] { batch.launch(s); }); };
-    warm_up(sample);
-    sample_loop(sample, ops);
-    return;
-  }
-  auto sample = [&] {
+  return [this, &op, ops, &events, s] {
+    if (flush_l2_) resource<L2Flush>().flush(s);
+    if (before_sample_) before_sample_(s);
     return events.time(s, [&] {
       for (int i = 0; i < ops; ++i) op(s);
     });
   };
+}
+
+void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {
+  cudaStream_t s = stream();
+  TimingEvents events;
+  const double op_s = warm_up(event_sample(op, 1, events));
+  const int ops = batch_for(op_s);
+  result_.notes["batching"] = ops == 1 ? (flush_l2_ ? "none (L2 flushed before each operation)" : "none")
+                              : batching == Batching::kGraph ? "graph"
+                                                             : "stream";
+  if (ops > 1 && batching == Batching::kGraph) {
+    CapturedBatch batch(s, ops, op);
+    const std::function<void(cudaStream_t)> replay = [&](cudaStream_t stream) { batch.launch(stream); };
+    const auto sample = event_sample(replay, 1, events);
+    warm_up(sample);
+    sample_loop(sample, ops);
+    return;
+  }
+  const auto sample = event_sample(op, ops, events);
   if (ops > 1) warm_up(sample);
   sample_loop(sample, ops);
 }
 
 void State::measure_host(const std::function<void()>& op_batch, int ops_per_call) {
   auto sample = [&] {
+    if (flush_l2_ || before_sample_) {
+      if (flush_l2_) resource<L2Flush>().flush(stream());
+      if (before_sample_) before_sample_(stream());
+      GPUBENCH_CUDA(cudaStreamSynchronize(stream()));
+    }
     const double t0 = now_s();
     op_batch();
     return now_s() - t0;
@@ -118,6 +160,17 @@ void State::measure_host(const std::function<void()>& op_batch, int ops_per_call
   warm_up(sample);
   result_.notes["clock"] = "host";
   sample_loop(sample, ops_per_call);
+}
+
+double State::time_candidate(const std::function<void(cudaStream_t)>& op) {
+  TimingEvents events;
+  const auto one = event_sample(op, 1, events);
+  one();  // the first run loads and plans
+  const int ops = batch_for(one());
+  const auto sample = event_sample(op, ops, events);
+  StopState stop;
+  run_samples(kTuneRule, sample, stop);
+  return median_of(stop.samples) / ops * 1e6;
 }
 
 void State::measure_manual(const std::function<double()>& sample, int ops_per_sample) {
@@ -186,8 +239,6 @@ BenchResult State::finish() {
   result.ops_per_sample = ops_per_sample_;
   if (bytes_per_op_ > 0) result.notes["bytes_per_op"] = bytes_per_op_;
   if (flops_per_op_ > 0) result.notes["flops_per_op"] = flops_per_op_;
-  // Launch figures depend on it (harness/streams.h); written so two runs can be told apart.
-  if (const int streams = streams_created(device()); streams > 0) result.notes["process_streams"] = streams;
   result.verified = verify_called_ && verify_ok_;
   std::string failure;
   if (!measured_) failure = "the benchmark marked no measured region";
@@ -198,7 +249,19 @@ BenchResult State::finish() {
     result.error = failure;
     result.metrics.clear();  // a result that did not verify reports no figure
   }
+  check_plausible(result);
   return result;
+}
+
+void State::check_plausible(BenchResult& result) const {
+  if (result.status != Status::kOk || !result.peak) return;
+  const auto primary = result.metrics.find(result.primary_metric);
+  if (primary == result.metrics.end() || primary->second.values.empty()) return;
+  const auto why = implausible_figure(primary->second.summary().median, *result.peak, primary->second.higher_is_better);
+  if (!why) return;
+  result.status = Status::kFailed;
+  result.error = result.primary_metric + " " + *why;
+  result.metrics.clear();  // an impossible figure is never reported
 }
 
 }  // namespace gpubench

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/core/resource.h"
+#include "harness/core/timing_events.h"
 #include "harness/report/context.h"
 #include "harness/core/family.h"
 #include "harness/report/result.h"
@@ -64,6 +65,15 @@ class State {
   // The worker's stream on device() (harness/streams.h): every benchmark of the process shares it.
   cudaStream_t stream();
 
+  // ---- untimed work between samples (before the measured region is marked) ----
+  // Runs `setup` on the stream before every sample, warm-up ones included, outside the timed
+  // region (before the start event; for host-clock samples, waited for before the clock starts).
+  void before_each_sample(std::function<void(cudaStream_t)> setup);
+  // Writes a device buffer of twice the L2 size before every sample (harness/core/l2_flush.h),
+  // so no sample reads what the previous one left in L2. A sample is then one operation: a
+  // batch would serve every operation after the first from L2 again.
+  void flush_l2_between_samples();
+
   // ---- measured region: exactly one of these per run ----
   // Device work that `op` enqueues on the stream, timed with CUDA events.
   void measure(const std::function<void(cudaStream_t)>& op, Batching batching = Batching::kStream);
@@ -106,6 +116,13 @@ class State {
   void sample_loop(const std::function<double()>& sample, int ops_per_sample);
   // Runs `sample` for the warm-up period; returns the last sample's seconds.
   double warm_up(const std::function<double()>& sample);
+  // Operations per sample for an operation of `op_s` (1 when the L2 is flushed between samples).
+  int batch_for(double op_s) const;
+  // Event-timed samples of `ops` back-to-back `op`s, the per-sample setup first.
+  std::function<double()> event_sample(const std::function<void(cudaStream_t)>& op, int ops, TimingEvents& events);
+  // Median microseconds per operation of `op` under tune's short stopping rule.
+  double time_candidate(const std::function<void(cudaStream_t)>& op);
+  void check_plausible(BenchResult& result) const;
 
   const Instance& instance_;
   RunSettings settings_;
@@ -122,6 +139,8 @@ class State {
   std::vector<double> op_seconds_;  // per-op time of each sample
   int ops_per_sample_ = 1;
   std::string primary_;
+  std::function<void(cudaStream_t)> before_sample_;
+  bool flush_l2_ = false;
   BenchResult result_;
 };
 

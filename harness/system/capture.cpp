@@ -16,15 +16,10 @@
 #include "harness/system/library.h"
 #include "harness/system/nvml.h"
 #include "harness/system/peaks.h"
+#include "harness/report/config_files.h"
 
 namespace gpubench {
 namespace {
-
-std::string executable_path() {
-  char path[PATH_MAX] = {};
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
-}
 
 std::string cuda_error_text(cudaError_t error) {
   return std::string(cudaGetErrorString(error)) + " (" + cudaGetErrorName(error) + ")";
@@ -257,7 +252,7 @@ Context capture_context(const Nvml& nvml) {
       c.links[i][j] = link_between(c.gpus[i], probes[i], c.gpus[j], probes[j], nvml);
     }
   }
-  apply_peak_table_file(c, peak_table_candidates(executable_path(), GPUBENCH_SOURCE_DIR));
+  apply_peak_table_file(c, find_config_file("peaks.json"));
   return c;
 }
 

@@ -1,6 +1,5 @@
 #include "harness/system/peaks.h"
 
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -38,21 +37,6 @@ std::optional<ModelPeaks> find_model_peaks(const nlohmann::json& table, const st
   return std::nullopt;
 }
 
-std::vector<std::string> peak_table_candidates(const std::string& executable_path, const std::string& source_dir) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> candidates;
-  const fs::path folder = fs::path(executable_path).parent_path();
-  if (!folder.empty()) {
-    candidates.push_back((folder.parent_path() / "share" / "gpubench" / "peaks.json").string());
-    for (fs::path dir = folder; !dir.empty(); dir = dir.parent_path()) {
-      candidates.push_back((dir / "configs" / "peaks.json").string());
-      if (dir == dir.parent_path()) break;
-    }
-  }
-  if (!source_dir.empty()) candidates.push_back((fs::path(source_dir) / "configs" / "peaks.json").string());
-  return candidates;
-}
-
 void apply_peak_table(Context& context, const nlohmann::json& table) {
   try {
     for (auto& gpu : context.gpus) {
@@ -65,19 +49,18 @@ void apply_peak_table(Context& context, const nlohmann::json& table) {
   }
 }
 
-void apply_peak_table_file(Context& context, const std::vector<std::string>& candidates) {
-  for (const auto& path : candidates) {
-    std::ifstream in(path);
-    if (!in) continue;
-    const nlohmann::json table = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (table.is_discarded()) {
-      set_source_for_all(context, path + " is not valid JSON");
-      return;
-    }
-    apply_peak_table(context, table);
+void apply_peak_table_file(Context& context, const std::optional<std::string>& path) {
+  std::ifstream in(path.value_or(""));
+  if (!path || !in) {
+    set_source_for_all(context, "configs/peaks.json not found (GPUBENCH_CONFIG_DIR, beside the executable, the "
+                                "source tree)");
     return;
   }
-  set_source_for_all(context, "configs/peaks.json not found beside the executable or in its source tree");
+  const nlohmann::json table = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (table.is_discarded())
+    set_source_for_all(context, *path + " is not valid JSON");
+  else
+    apply_peak_table(context, table);
 }
 
 }  // namespace gpubench

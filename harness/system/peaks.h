@@ -1,12 +1,9 @@
 #pragma once
 // Datasheet compute peaks (configs/peaks.json) read into the context at capture: per GPU model
-// and precision, dense TFLOP/s with the datasheet they come from. The file is found beside the
-// installed executable or in the source tree it was built from, never in the working directory,
-// so a run's peaks do not depend on where it was started.
+// and precision, dense TFLOP/s with the datasheet they come from.
 #include <map>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,16 +21,12 @@ struct ModelPeaks {
 // Throws std::invalid_argument when the table is malformed.
 std::optional<ModelPeaks> find_model_peaks(const nlohmann::json& table, const std::string& gpu_name);
 
-// Where configs/peaks.json is looked for, in order, for an executable at `executable_path`:
-// <prefix>/share/gpubench/peaks.json of an installation, then configs/peaks.json in the
-// executable's folder and each folder above it (a build tree inside the source tree), then
-// the source tree the binary was built from.
-std::vector<std::string> peak_table_candidates(const std::string& executable_path, const std::string& source_dir);
-
 // Sets each GPU's tflops_peak and tflops_peak_source from the table; a GPU of a model the table
 // does not list gets a source saying so. Never throws: a missing or malformed table is
 // recorded as every GPU's source.
 void apply_peak_table(Context& context, const nlohmann::json& table);
-void apply_peak_table_file(Context& context, const std::vector<std::string>& candidates);
+// The table at `path` (configs/peaks.json as harness/report/config_files.h finds it); nullopt:
+// not found, said in every GPU's source.
+void apply_peak_table_file(Context& context, const std::optional<std::string>& path);
 
 }  // namespace gpubench

@@ -1,0 +1,83 @@
+// State at measurement, without a GPU: plausibility (a figure above 1.05 x its peak fails with
+// the shared message and reports no figure), and the order rules of the per-sample hooks.
+#include <gtest/gtest.h>
+
+#include "harness/core/state.h"
+
+namespace gpubench {
+namespace {
+
+void no_op(State&) {}
+
+const Family& plausibility_family =
+    family("unittest/plausibility").axis_str("op", {"copy"}).hidden().cpu_only().run(no_op);
+
+class StatePlausibility : public ::testing::Test {
+ protected:
+  StatePlausibility() : instance_(plausibility_family.expand(ExpandOptions{}).at(0)) { settings_.warmup_s = 0; }
+
+  // 4 operations of 1e6 bytes per 1 ms sample: 4 GB/s.
+  BenchResult four_gbps_against(double peak) {
+    State s(instance_, settings_, context_);
+    s.count_bytes(1e6);
+    s.set_peak(peak, "test link");
+    s.measure_manual([] { return 1e-3; }, 4);
+    s.verify(true, "copied");
+    return s.finish();
+  }
+
+  Instance instance_;
+  RunSettings settings_;
+  Context context_;
+};
+
+TEST_F(StatePlausibility, AFigureAbovePeakFailsAndReportsNoFigure) {
+  const BenchResult r = four_gbps_against(3.0);
+  EXPECT_EQ(r.status, Status::kFailed);
+  EXPECT_NE(r.error.find("exceeds the physical peak (133 % of 3)"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("the measurement is wrong"), std::string::npos);
+  EXPECT_NE(r.error.find("bandwidth_gbps"), std::string::npos);
+  EXPECT_TRUE(r.metrics.empty());
+}
+
+TEST_F(StatePlausibility, WithinFivePercentOfPeakIsOk) {
+  EXPECT_EQ(four_gbps_against(3.9).status, Status::kOk);  // 103 %
+  EXPECT_EQ(four_gbps_against(0).status, Status::kOk);    // no known peak: nothing to check against
+}
+
+TEST_F(StatePlausibility, ATimeMetricHasNoCeiling) {
+  State s(instance_, settings_, context_);
+  s.report_time_as("latency_us", "us", 1e6);
+  s.set_peak(1e-3, "test");  // a peak in a lower-is-better unit is no ceiling
+  s.measure_manual([] { return 1e-3; });
+  s.verify(true, "ran");
+  EXPECT_EQ(s.finish().status, Status::kOk);
+}
+
+TEST_F(StatePlausibility, AFailedVerificationKeepsItsOwnError) {
+  State s(instance_, settings_, context_);
+  s.count_bytes(1e6);
+  s.set_peak(1.0, "test");
+  s.measure_manual([] { return 1e-3; }, 4);
+  s.verify(false, "bad data");
+  const BenchResult r = s.finish();
+  EXPECT_EQ(r.status, Status::kFailed);
+  EXPECT_NE(r.error.find("bad data"), std::string::npos);
+}
+
+TEST_F(StatePlausibility, HooksBeforeSamplesMustComeBeforeTheMeasuredRegion) {
+  State s(instance_, settings_, context_);
+  s.measure_manual([] { return 1e-3; });
+  EXPECT_THROW(s.before_each_sample([](cudaStream_t) {}), std::logic_error);
+  EXPECT_THROW(s.flush_l2_between_samples(), std::logic_error);
+}
+
+TEST_F(StatePlausibility, NoLaunchFactIsStampedOnEveryResult) {
+  State s(instance_, settings_, context_);
+  s.measure_manual([] { return 1e-3; });
+  s.verify(true, "ran");
+  EXPECT_FALSE(s.finish().notes.contains("process_streams"));
+}
+
+}  // namespace
+}  // namespace gpubench
