@@ -1,6 +1,7 @@
 #include "kernels/copy.cuh"
 
 #include <algorithm>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -19,10 +20,12 @@ constexpr int kCheckMaxBlocks = 1024;
 
 // Element i of the buffer is copied by thread i % threads, so that each warp's accesses are
 // contiguous; the main loop issues kLoadsInFlight loads before the matching stores.
-__global__ void sm_copy_kernel(uint4* dst, const uint4* src, std::size_t count, int reps) {
+__global__ void sm_copy_kernel(uint4* dst, const uint4* sources, std::size_t count, int reps, std::size_t source_step,
+                               unsigned source_count) {
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   for (int r = 0; r < reps; ++r) {
+    const uint4* src = sources + (static_cast<unsigned>(r) % source_count) * source_step;
     std::size_t i = first;
     for (; i + (kLoadsInFlight - 1) * threads < count; i += kLoadsInFlight * threads) {
       uint4 v[kLoadsInFlight];
@@ -109,15 +112,19 @@ int sm_copy_blocks(std::size_t bytes, int sm_count) {
   return static_cast<int>(std::clamp<std::size_t>(needed, 1, static_cast<std::size_t>(std::max(sm_count, 1))));
 }
 
-void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int reps, int blocks, cudaStream_t stream) {
+void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int reps, int blocks, cudaStream_t stream,
+                    const SourceRotation& rotation) {
   if (blocks <= 0) {
     int device = 0, sm_count = 0;
     GPUBENCH_CUDA(cudaGetDevice(&device));
     GPUBENCH_CUDA(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
     blocks = sm_copy_blocks(bytes, sm_count);
   }
+  if (rotation.count == 0 || rotation.stride % kCopyAccessBytes != 0)
+    throw std::invalid_argument("SM copy: a source rotation needs at least one buffer, 16-byte aligned");
   sm_copy_kernel<<<blocks, kCopyThreadsPerBlock, 0, stream>>>(static_cast<uint4*>(dst), static_cast<const uint4*>(src),
-                                                               bytes / kCopyAccessBytes, reps);
+                                                               bytes / kCopyAccessBytes, reps,
+                                                               rotation.stride / kCopyAccessBytes, rotation.count);
   GPUBENCH_CHECK_LAUNCH();
 }
 

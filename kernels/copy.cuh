@@ -26,10 +26,20 @@ __host__ __device__ inline std::uint32_t pattern_word(std::uint64_t seed, std::u
 // thread), fewer when the buffer would leave blocks idle.
 int sm_copy_blocks(std::size_t bytes, int sm_count);
 
+// Sources an SM copy cycles through, one per repetition: `count` buffers `stride` bytes apart
+// (a multiple of 16) from the source pointer. Reads of host or peer memory are cached in the
+// reader's L2 like any other; buffers whose bytes together exceed twice the L2 keep every
+// repetition on the link (harness/core/l2_flush.h, rotation_count).
+struct SourceRotation {
+  unsigned count = 1;
+  std::size_t stride = 0;
+};
+
 // Copies `bytes` (a multiple of 16) from src to dst `reps` times within one launch, on `blocks`
 // blocks (0: sm_copy_blocks of the current device). Repetitions are not merged: each one loads
-// and stores the whole buffer again.
-void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int reps, int blocks, cudaStream_t stream);
+// and stores the whole buffer again, repetition r from source r % rotation.count.
+void launch_sm_copy(void* dst, const void* src, std::size_t bytes, int reps, int blocks, cudaStream_t stream,
+                    const SourceRotation& rotation = {});
 
 // Copies `bytes` (a multiple of 16) within one GPU's memory once: one 16-byte element per
 // thread over a grid covering the buffer, the faster shape when both buffers are local.

@@ -106,6 +106,7 @@ void run_graph_update(State& s) {
   const int nodes = static_cast<int>(s.get_int("nodes"));
   const std::string& op = s.get_str("op");
   cudaStream_t stream = s.stream();
+  note_process_streams(s);
   TinyKernel kernel(kUpdateArgBytes, TinyWork::kNone, 1, 1);
   const ChainGraph graph(kernel, nodes, ChainGraph::Build::kExplicit, stream);
   GraphExec exec(graph.get());

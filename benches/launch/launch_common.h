@@ -53,12 +53,17 @@ inline std::unique_ptr<TimedRegion> held_worker_stream(State& s) {
                                        kHoldTimeoutS);
 }
 
+// Launch figures depend on the streams the process has made (harness/core/streams.h); noted on
+// every launch result so that two runs can be told apart.
+inline void note_process_streams(State& s) { s.note("process_streams", streams_created(s.device())); }
+
 // Counts the launches a benchmark makes and checks them against the device's launch counter.
 class LaunchLedger {
  public:
   LaunchLedger() { kernels::reset_launch_count(); }
   void add(std::uint64_t count) { expected_ += count; }
   void verify(State& s) const {
+    note_process_streams(s);
     const std::uint64_t ran = kernels::launch_count();
     s.verify(ran == expected_, "device counted " + std::to_string(ran) + " kernel increments, expected " +
                                    std::to_string(expected_));

@@ -38,11 +38,12 @@ void run_host_device(State& s) {
   HostBuffer* host_src = nullptr;
   HostBuffer* host_dst = nullptr;
   if (to_device) {
-    host_src = &cached_host_buffer(kind, placement.memory_node, kHostSourceSlot, bytes);
+    const kernels::SourceRotation rotation = remote_source_rotation(s, engine, device, bytes);
+    host_src = &cached_host_buffer(kind, placement.memory_node, kHostSourceSlot, rotation_bytes(rotation, bytes));
     device_dst.emplace(bytes);
-    fill_source(host_src->get(), bytes, kSeedToDevice, host_side);
+    fill_sources(host_src->get(), rotation, bytes, kSeedToDevice, host_side);
     poison_destination(device_dst->get(), bytes, device);
-    lanes.push_back(copy_lane(engine, device, device_dst->get(), host_src->get(), bytes));
+    lanes.push_back(copy_lane(engine, device, device_dst->get(), host_src->get(), bytes, 0, rotation));
     if (to_host) lanes.back().metric = "h2d_gbps";
   }
   if (to_host) {
@@ -70,7 +71,9 @@ const auto& host_device_family =
                   "h2d_gbps and d2h_gbps are each direction's own rate, bandwidth_gbps all bytes over the span "
                   "of both). Host memory pinned, pageable, or pinned write-combined (wc), on the GPU's NUMA node "
                   "(numa:local) or another (numa:remote, pinned CE only). Engine ce: cudaMemcpyAsync; sm: a "
-                  "copy kernel over mapped host memory (not pageable). Bytes counted once per direction. "
+                  "copy kernel over mapped host memory (not pageable); its h2d reads rotate through host buffers that "
+                  "together exceed twice the L2, so that no pass is served from L2 (notes.l2). Bytes counted once "
+                  "per direction. "
                   "% of peak: PCIe generation x width, per direction. The default sweep measures 16 KiB, "
                   "256 KiB, 4 MiB and 64 MiB on the main path (pinned, ce, local) only")
         // Host memory first, so that a worker finishes with one kind of cached buffer before the next.

@@ -26,7 +26,8 @@ std::vector<RegionLane> region_lanes(const std::vector<Lane>& lanes) {
 
 }  // namespace
 
-Lane copy_lane(const std::string& engine, int device, void* dst, const void* src, std::size_t bytes, int blocks) {
+Lane copy_lane(const std::string& engine, int device, void* dst, const void* src, std::size_t bytes, int blocks,
+               const kernels::SourceRotation& rotation) {
   Lane lane;
   lane.device = device;
   lane.counted_bytes_per_rep = static_cast<double>(bytes);
@@ -38,7 +39,7 @@ Lane copy_lane(const std::string& engine, int device, void* dst, const void* src
     if (blocks <= 0) blocks = kernels::sm_copy_blocks(bytes, sm_count(device));
     lane.one_launch = true;
     lane.enqueue = [=](cudaStream_t stream, int reps) {
-      kernels::launch_sm_copy(dst, src, bytes, reps, blocks, stream);
+      kernels::launch_sm_copy(dst, src, bytes, reps, blocks, stream, rotation);
     };
   } else {
     throw std::invalid_argument("unknown copy engine '" + engine + "' (ce, sm)");

@@ -11,6 +11,7 @@
 
 #include "harness/core/state.h"
 #include "harness/core/timed_region.h"
+#include "kernels/copy.cuh"
 
 namespace gpubench::transfer {
 
@@ -38,8 +39,9 @@ struct Lane {
 // Copies of `bytes` from src to dst issued on `device`, counting `bytes` per rep. Engine "ce":
 // cudaMemcpyAsync, its direction taken from the pointers (unified addressing), so the same
 // lane serves host<->device, device-local and peer copies. Engine "sm": the copy kernel, all
-// reps in one launch, on `blocks` blocks (0: one per SM).
-Lane copy_lane(const std::string& engine, int device, void* dst, const void* src, std::size_t bytes, int blocks = 0);
+// reps in one launch, on `blocks` blocks (0: one per SM), cycling through `rotation`'s sources.
+Lane copy_lane(const std::string& engine, int device, void* dst, const void* src, std::size_t bytes, int blocks = 0,
+               const kernels::SourceRotation& rotation = {});
 
 // The measured region of a copy case: the lanes in a timed region held as `hold` says; picks
 // reps per sample for kSampleTargetS (at most kMaxKernelReps when every lane is one launch, else

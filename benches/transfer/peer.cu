@@ -38,18 +38,26 @@ void run_peer(State& s) {
   s.note("path", staged ? "staged through host memory: peer access disabled, the driver copies via host buffers"
                         : "direct: peer access enabled");
 
-  DeviceBuffer forward_src = allocate_on(src, bytes), forward_dst = allocate_on(dst, bytes);
-  fill_source(forward_src.get(), bytes, kSeedForward, src);
+  // A read pulls from the peer's memory through the reader's L2: its sources rotate.
+  const kernels::SourceRotation forward_rotation =
+      op == "read" ? remote_source_rotation(s, engine, dst, bytes) : kernels::SourceRotation{1, bytes};
+  DeviceBuffer forward_src = allocate_on(src, rotation_bytes(forward_rotation, bytes)),
+               forward_dst = allocate_on(dst, bytes);
+  fill_sources(forward_src.get(), forward_rotation, bytes, kSeedForward, src);
   poison_destination(forward_dst.get(), bytes, dst);
-  std::vector<Lane> lanes{copy_lane(engine, issuer(op, src, dst), forward_dst.get(), forward_src.get(), bytes)};
+  std::vector<Lane> lanes{copy_lane(engine, issuer(op, src, dst), forward_dst.get(), forward_src.get(), bytes, 0,
+                                    forward_rotation)};
   DeviceBuffer reverse_src, reverse_dst;
   if (bidir) {
-    reverse_src = allocate_on(dst, bytes);
+    const kernels::SourceRotation reverse_rotation =
+        op == "read" ? remote_source_rotation(s, engine, src, bytes) : kernels::SourceRotation{1, bytes};
+    reverse_src = allocate_on(dst, rotation_bytes(reverse_rotation, bytes));
     reverse_dst = allocate_on(src, bytes);
-    fill_source(reverse_src.get(), bytes, kSeedReverse, dst);
+    fill_sources(reverse_src.get(), reverse_rotation, bytes, kSeedReverse, dst);
     poison_destination(reverse_dst.get(), bytes, src);
     lanes[0].metric = "forward_gbps";
-    lanes.push_back(copy_lane(engine, issuer(op, dst, src), reverse_dst.get(), reverse_src.get(), bytes));
+    lanes.push_back(copy_lane(engine, issuer(op, dst, src), reverse_dst.get(), reverse_src.get(), bytes, 0,
+                              reverse_rotation));
     lanes.back().metric = "reverse_gbps";
   }
   const int directions = bidir ? 2 : 1;
@@ -66,7 +74,8 @@ const auto& peer_family =
     gpubench::family("transfer/peer")
         .describe("Copies between two GPUs, every ordered pair. engine ce: cudaMemcpyAsync; sm: copy kernel over the "
                   "peer's mapped memory. op write: the source GPU issues the copy, pushing into the peer; read: the "
-                  "destination GPU pulls. dir uni, or bidir: both directions at once, once per pair (forward_gbps "
+                  "destination GPU pulls (with sm, through buffers on the peer that rotate and together exceed "
+                  "twice the reader's L2, so that no pass is served from L2: notes.l2). dir uni, or bidir: both directions at once, once per pair (forward_gbps "
                   "src->dst, reverse_gbps dst->src, bandwidth_gbps all bytes over the span). path p2p: peer access "
                   "enabled, over NVLink or PCIe peer-to-peer, whichever the pair has (skipped, with the reason, "
                   "where the pair has no peer access); staged: peer access disabled, so the driver stages the copy "

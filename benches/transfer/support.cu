@@ -2,6 +2,7 @@
 
 #include "benches/transfer/transfer.h"
 #include "harness/core/cuda_check.h"
+#include "harness/core/l2_flush.h"
 #include "kernels/copy.cuh"
 
 namespace gpubench::transfer {
@@ -80,6 +81,22 @@ void verify_copy(State& s, const std::string& what, const void* data, std::size_
   }
   s.verify(mismatches == 0, what + ": " + std::to_string(mismatches) + " of " +
                                 std::to_string(bytes / sizeof(std::uint32_t)) + " words differ from the source");
+}
+
+kernels::SourceRotation remote_source_rotation(State& s, const std::string& engine, int reader, std::size_t bytes) {
+  const std::size_t l2 = s.gpu(reader).l2_bytes;
+  kernels::SourceRotation r;
+  if (engine == "sm") r.count = static_cast<unsigned>(rotation_count(bytes, l2));
+  r.stride = r.count == 1 ? bytes : rotation_stride(bytes);
+  if (engine == "sm")
+    s.note("l2", r.count == 1 ? "each pass reads more than twice the reader's L2"
+                              : std::to_string(r.count) + " source buffers in rotation, one per pass, together more "
+                                                          "than twice the reader's L2: no pass is served from L2");
+  return r;
+}
+
+void fill_sources(void* data, const kernels::SourceRotation& r, std::size_t bytes, std::uint64_t seed, int where) {
+  for (unsigned i = 0; i < r.count; ++i) fill_source(static_cast<char*>(data) + i * r.stride, bytes, seed, where);
 }
 
 }  // namespace gpubench::transfer

@@ -11,6 +11,7 @@
 #include "harness/core/cuda_check.h"
 #include "harness/core/scoped_device.h"
 #include "harness/core/state.h"
+#include "kernels/copy.cuh"
 
 namespace gpubench::transfer {
 
@@ -42,6 +43,16 @@ DeviceBuffer allocate_on(int device, std::size_t bytes);
 // host memory.
 constexpr int kOnCpu = -1;
 void fill_source(void* data, std::size_t bytes, std::uint64_t seed, int where);
+// The sources an SM copy from memory remote to `reader` (host, a peer) cycles through: enough
+// copies of `bytes` that one pass over them exceeds twice the reader's L2, which would otherwise
+// serve every repetition after the first (kernels/copy.cuh). One source for CE copies and for
+// sizes beyond twice the L2. Noted in the result.
+kernels::SourceRotation remote_source_rotation(State& s, const std::string& engine, int reader, std::size_t bytes);
+inline std::size_t rotation_bytes(const kernels::SourceRotation& r, std::size_t bytes) {
+  return r.count == 1 ? bytes : r.count * r.stride;
+}
+// fill_source for each source of the rotation starting at `data`.
+void fill_sources(void* data, const kernels::SourceRotation& r, std::size_t bytes, std::uint64_t seed, int where);
 void poison_destination(void* data, std::size_t bytes, int where);
 // Verifies that `data` holds the pattern of `seed` (what the copy's source held) and records
 // the result: "<what>: N of M words differ from the source".

@@ -1,0 +1,142 @@
+// GPU tests of the core measurement primitives (ctest label `gpu`): the blocking kernel's hold and
+// its timeout, the L2 flush between samples, the timed region over several streams and devices,
+// tune on a trivial kernel and the device-side allclose. Without a GPU every test here skips.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "harness/core/blocking_kernel.h"
+#include "harness/core/cuda_check.h"
+#include "harness/core/state.h"
+#include "harness/core/streams.h"
+#include "harness/core/timed_region.h"
+#include "harness/system/capture.h"
+#include "kernels/allclose.cuh"
+#include "kernels/tiny.cuh"
+#include "tests/test_support.h"
+
+namespace gpubench {
+namespace {
+
+int gpu_count() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
+TEST(GpuCore, BlockerHoldsTheStreamUntilReleased) {
+  GPUBENCH_REQUIRE_GPU();
+  StreamBlocker blocker(5.0);
+  const OwnedStream stream;
+  blocker.block(stream.get());
+  kernels::launch_spin_for_ns(0, stream.get());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(cudaStreamQuery(stream.get()), cudaErrorNotReady);
+  blocker.release();
+  GPUBENCH_CUDA(cudaStreamSynchronize(stream.get()));
+  EXPECT_FALSE(blocker.timed_out());
+}
+
+TEST(GpuCore, BlockerReleasesItselfAfterItsTimeoutAndSaysSo) {
+  GPUBENCH_REQUIRE_GPU();
+  StreamBlocker blocker(0.05);
+  const OwnedStream stream;
+  const auto start = std::chrono::steady_clock::now();
+  blocker.block(stream.get());
+  GPUBENCH_CUDA(cudaStreamSynchronize(stream.get()));
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(blocker.timed_out());
+  EXPECT_GE(waited, 0.04);
+  EXPECT_LT(waited, 2.0);
+}
+
+// Two lanes that each spin 2 ms, released together: each lane ~2 ms, the span well under 4 ms.
+void expect_lanes_run_together(const std::vector<RegionLane>& lanes) {
+  TimedRegion region(lanes, Hold::kBlocked);
+  const auto spin = [](std::size_t, cudaStream_t stream) { kernels::launch_spin_for_ns(2'000'000, stream); };
+  region.run(nullptr, spin);  // first pass
+  const TimedRegion::Times t = region.run(nullptr, spin);
+  ASSERT_EQ(t.lane_s.size(), lanes.size());
+  for (double lane : t.lane_s) EXPECT_NEAR(lane, 2e-3, 1e-3);
+  EXPECT_LT(t.span_s, 3.5e-3);
+  EXPECT_GE(t.span_s, 1.9e-3);
+}
+
+TEST(GpuCore, TimedRegionReleasesLanesOnOneDeviceTogether) {
+  GPUBENCH_REQUIRE_GPU();
+  expect_lanes_run_together({{0, nullptr}, {0, nullptr}});
+}
+
+TEST(GpuCore, TimedRegionSpansSeveralDevices) {
+  GPUBENCH_REQUIRE_GPU();
+  if (gpu_count() < 2) GTEST_SKIP() << "needs 2 GPUs";
+  expect_lanes_run_together({{0, nullptr}, {1, nullptr}});
+}
+
+const Family& gpu_core_family = family("unittest/gpu_core").axis_str("case", {"a"}).hidden().run([](State&) {});
+
+class GpuCoreState : public ::testing::Test {
+ protected:
+  GpuCoreState() : instance_(gpu_core_family.expand(ExpandOptions{}).at(0)) {
+    settings_.stop.max_time_s = 0.5;
+    if (testing::gpu_present()) context_ = capture_context();
+  }
+  Instance instance_;
+  RunSettings settings_;
+  Context context_;
+};
+
+TEST_F(GpuCoreState, L2FlushBetweenSamplesWritesTwiceTheL2AndStopsBatching) {
+  GPUBENCH_REQUIRE_GPU();
+  State s(instance_, settings_, context_);
+  s.flush_l2_between_samples();
+  s.measure([](cudaStream_t stream) { kernels::launch_spin_for_ns(0, stream); });
+  s.verify(true, "ran");
+  const BenchResult r = s.finish();
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(r.notes.at("l2_flush_bytes").get<std::uint64_t>(), 2 * context_.gpus.at(0).l2_bytes);
+  EXPECT_EQ(r.notes.at("batching"), "none (L2 flushed before each operation)");
+  EXPECT_EQ(r.ops_per_sample, 1);
+}
+
+TEST_F(GpuCoreState, TuneChoosesTheFastestAndRecordsAFailedCandidate) {
+  GPUBENCH_REQUIRE_GPU();
+  State s(instance_, settings_, context_);
+  std::vector<TuneCandidate> candidates = {
+      {"spin 40 us", {{"ns", 40000}}, [](cudaStream_t st) { kernels::launch_spin_for_ns(40000, st); }},
+      {"spin 10 us", {{"ns", 10000}}, [](cudaStream_t st) { kernels::launch_spin_for_ns(10000, st); }},
+      {"fails", {{"ns", -1}}, [](cudaStream_t) { throw std::runtime_error("not supported"); }},
+  };
+  s.tune(candidates, 0);
+  s.verify(true, "ran");
+  const BenchResult r = s.finish();
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(r.choice.at("chosen_index"), 1);
+  EXPECT_EQ(r.choice.at("chosen"), (nlohmann::json{{"ns", 10000}}));
+  EXPECT_EQ(r.choice.at("heuristic"), (nlohmann::json{{"ns", 40000}}));
+  EXPECT_EQ(r.choice.at("candidates").at(2).at("status"), "failed");
+  EXPECT_NEAR(r.metrics.at("time_us").summary().median, 10, 3);
+}
+
+TEST(GpuCore, DeviceAllcloseCountsBadElementsAndNan) {
+  GPUBENCH_REQUIRE_GPU();
+  const std::vector<float> want = {1, 2, 4, 8}, got = {1, 2.5f, 4, std::nanf("")};
+  float *d_got = nullptr, *d_want = nullptr;
+  GPUBENCH_CUDA(cudaMalloc(&d_got, got.size() * sizeof(float)));
+  GPUBENCH_CUDA(cudaMalloc(&d_want, want.size() * sizeof(float)));
+  GPUBENCH_CUDA(cudaMemcpy(d_got, got.data(), got.size() * sizeof(float), cudaMemcpyHostToDevice));
+  GPUBENCH_CUDA(cudaMemcpy(d_want, want.data(), want.size() * sizeof(float), cudaMemcpyHostToDevice));
+  const CloseReport r =
+      kernels::allclose_device(d_got, d_want, got.size(), tolerance_for(Precision::kFp32), worker_stream(0));
+  cudaFree(d_got);
+  cudaFree(d_want);
+  EXPECT_EQ(r.bad, 2u);
+  EXPECT_EQ(r.first_bad, 1u);
+  EXPECT_NEAR(r.max_rel_error, 0.25, 1e-6);
+}
+
+}  // namespace
+}  // namespace gpubench
