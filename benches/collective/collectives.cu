@@ -97,14 +97,13 @@ const char* description(Kind kind) {
 
 Family& declare(Kind kind) {
   Family& f = family(std::string("collective/") + kind_name(kind));
-  f.describe(description(kind)).axis("type", {"fp32", "bf16", "fp16"}).quick(std::vector<std::string>{"fp32"});
-  if (kind == Kind::kAllReduce) f.axis("redop", {"sum", "max"}).quick(std::vector<std::string>{"sum"});
+  f.describe(description(kind)).axis_str("type", {"fp32", "bf16", "fp16"}, {"fp32"});
+  if (kind == Kind::kAllReduce) f.axis_str("redop", {"sum", "max"}, {"sum"});
   if (in_place_applies(kind))
-    f.axis("place", {"out", "in"});
+    f.axis_str("place", {"out", "in"});
   else
-    f.axis("place", {"out"});
-  return f.axis("bytes", default_sizes())
-      .quick(quick_sizes())
+    f.axis_str("place", {"out"});
+  return f.axis_int("bytes", default_sizes(), quick_sizes())
       .needs_library("nccl")
       .settings(FamilySettings{kTimeoutS, kMaxSamplingS, std::nullopt})
       .run([kind](State& s) { run_case(s, kind); });

@@ -12,8 +12,6 @@
 namespace gpubench::collective {
 namespace {
 
-using transfer::ScopedDevice;
-
 // After aborting a hung collective, wait this long before failing: a supervising parent whose
 // per-benchmark timeout is a few seconds past this one kills the worker first and reports the
 // benchmark as `timeout`; without one (--no-isolate) the benchmark then fails with the reason.

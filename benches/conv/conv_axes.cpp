@@ -32,9 +32,9 @@ const DeclaredSets& declared_sets() {
 Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool three_by_three_only) {
   const DeclaredSets& declared = declared_sets();
   const std::vector<std::string> unloadable{"unloadable"};
-  family.axis("net", declared.error.empty() ? net_axis_values(declared.sets, networks_only) : unloadable);
+  family.axis_str("net", declared.error.empty() ? net_axis_values(declared.sets, networks_only) : unloadable);
   if (layers)
-    family.axis("layer", declared.error.empty() ? layer_axis_values(declared.sets, three_by_three_only) : unloadable);
+    family.axis_str("layer", declared.error.empty() ? layer_axis_values(declared.sets, three_by_three_only) : unloadable);
   return family.where([layers](const Params& params) {
     const DeclaredSets& sets = declared_sets();
     if (!sets.error.empty()) throw UsageError{kExitBadInput, sets.error};
@@ -43,12 +43,11 @@ Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool thr
 }
 
 Family& add_problem_axes(Family& family) {
-  return family.axis("n", std::vector<std::int64_t>{128})
-      .axis("type", {"fp32", "tf32", "fp16", "bf16"})
-      .quick({"fp16"})
-      .axis("layout", {"nhwc"});
+  return family.axis_int("n", {128})
+      .axis_str("type", {"fp32", "tf32", "fp16", "bf16"}, {"fp16"})
+      .axis_str("layout", {"nhwc"});
 }
 
-Family& add_workspace_axis(Family& family) { return family.axis("workspace_mib", std::vector<std::int64_t>{256}); }
+Family& add_workspace_axis(Family& family) { return family.axis_int("workspace_mib", {256}); }
 
 }  // namespace gpubench::conv

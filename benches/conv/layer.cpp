@@ -42,7 +42,7 @@ gpubench::Family& layer_family(const std::string& name, const std::string& what,
   auto& family = gpubench::family(name).describe(what + kCommon);
   add_layer_axes(family, false, true, three_by_three_only);
   add_problem_axes(family);
-  family.axis("algo", {"best"});
+  family.axis_str("algo", {"best"});
   add_workspace_axis(family);
   return family.per_device()
       .needs_library("cudnn")

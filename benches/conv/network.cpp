@@ -97,7 +97,7 @@ gpubench::Family& declare_network() {
                   "are in notes.engines. flops = sum of the passes' 2 x N x K x (C/groups) x R x S x P x Q");
   add_layer_axes(family, true, false, false);
   add_problem_axes(family);
-  family.axis("pass", {"fwd", "fwd_bwd"});
+  family.axis_str("pass", {"fwd", "fwd_bwd"});
   add_workspace_axis(family);
   return family.per_device()
       .needs_library("cudnn")
