@@ -13,7 +13,7 @@ namespace gpubench {
 namespace {
 
 const Family& runner_family = family("unittest/runner")
-                                  .axis("case", {"quick", "throws", "skips"})
+                                  .axis_str("case", {"quick", "throws", "skips"})
                                   .cpu_only()
                                   .hidden()
                                   .run([](State& s) {
@@ -95,7 +95,7 @@ TEST_F(RunnerTest, GoogleBenchmarkVariablesChangeNothing) {
 }
 
 const Family& slow_family = family("unittest/runner_slow")
-                                .axis("case", {"long"})
+                                .axis_str("case", {"long"})
                                 .settings({300.0, 30.0, 3})
                                 .cpu_only()
                                 .hidden()

@@ -12,8 +12,8 @@ namespace gpubench {
 namespace {
 
 const Family& job_family = family("unittest/worker_job")
-                               .axis("op", {"copy", "triad"})
-                               .axis("bytes", std::vector<std::int64_t>{1024})
+                               .axis_str("op", {"copy", "triad"})
+                               .axis_int("bytes", {1024})
                                .axis_gpus("peer")
                                .cpu_only()
                                .hidden()

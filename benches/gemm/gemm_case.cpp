@@ -186,17 +186,17 @@ void run_gemm(State& s, const GemmSpec& spec) {
 
 Family& gemm_family(const std::string& name, const std::string& description, ShapeUse use) {
   Family& f = family(name).describe(description + " Types: " + precision_description());
-  f.axis("type", precision_names()).quick(std::vector<std::string>{"bf16"});
-  if (use == ShapeUse::kStrided) f.axis("batch", declared_values("batch", use));
+  f.axis_str("type", precision_names(), {"bf16"});
+  if (use == ShapeUse::kStrided) f.axis_int("batch", declared_values("batch", use));
   const std::vector<std::pair<std::string, std::vector<std::int64_t>>> quick = {
       {"m", {1, 4096}}, {"n", {4096}}, {"k", {4096}}};
   for (const auto& [dimension, values] : quick)
-    f.axis(dimension, declared_values(dimension, use)).quick(present(values, declared_values(dimension, use)));
-  f.axis("layout", {"tn", "nn"}).quick(std::vector<std::string>{"tn"});
+    f.axis_int(dimension, declared_values(dimension, use), present(values, declared_values(dimension, use)));
+  f.axis_str("layout", {"tn", "nn"}, {"tn"});
   if (use == ShapeUse::kCache)
-    f.axis("l2", {"hot", "cold"});
+    f.axis_str("l2", {"hot", "cold"});
   else
-    f.axis("algo", {"heuristic", "best"}).quick(std::vector<std::string>{"heuristic"});
+    f.axis_str("algo", {"heuristic", "best"}, {"heuristic"});
   // 16 candidates of a 16384-cube FP32 GEMM outlast the run's default limit.
   FamilySettings settings;
   settings.timeout_s = 300;

@@ -37,8 +37,8 @@ const auto& cpu_faults = gpubench::family("selftest/cpu_faults")
 // Benchmarks that take a while without misbehaving: what a signal interrupts in the tests.
 const auto& cpu_sleep = gpubench::family("selftest/cpu_sleep")
                             .describe("CPU-only: sleeps `seconds`, then measures like the healthy case")
-                            .axis("seconds", std::vector<std::int64_t>{1, 60})
-                            .axis("copy", {"a", "b", "c"})
+                            .axis_int("seconds", {1, 60})
+                            .axis_str("copy", {"a", "b", "c"})
                             .cpu_only()
                             .hidden()
                             .run([](gpubench::State& s) {

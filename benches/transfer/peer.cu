@@ -87,7 +87,7 @@ const auto& peer_family =
         .axis_str("op", {"write", "read"})
         .axis_str("dir", {"uni", "bidir"})
         .axis_str("path", {"p2p", "staged"})
-        .axis_int("bytes", peer_sizes(), {std::int64_t{1} << 28})
+        .axis_int("bytes", peer_sizes(), {std::int64_t{1} << 26})
         .where(keep_peer_case)
         .needs_gpus(2)
         .run(run_peer);

@@ -91,7 +91,8 @@ class Family {
   explicit Family(std::string full_name);
 
   Family& describe(std::string text);
-  // Typed axes; `quick`, when given, is the subset --quick runs (else every value).
+  // Typed axes; `quick`, when given, is what --quick runs instead (else every value); it may
+  // hold values outside the sweep (a shorter duration).
   Family& axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick = {});
   Family& axis_int(std::string name, std::vector<std::int64_t> values, std::vector<std::int64_t> quick = {});
   Family& axis_float(std::string name, std::vector<double> values, std::vector<double> quick = {});
