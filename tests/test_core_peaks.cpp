@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "harness/report/config_files.h"
+#include "harness/report/json_at.h"
 #include "harness/system/peaks.h"
 #include "test_support.h"
 
@@ -93,7 +94,7 @@ TEST(Peaks, TheContextJsonCarriesThemAndReadsThemBack) {
   const nlohmann::json j = to_json(context);
   EXPECT_DOUBLE_EQ(j["peak"]["gpu0"]["tflops"]["tf32"].get<double>(), 494.5);
   EXPECT_NE(j["peak"]["gpu0"]["tflops_source"].get<std::string>().find("H200"), std::string::npos);
-  const Context back = context_from_json(j);
+  const Context back = read_context(JsonAt(j, "context"));
   EXPECT_EQ(back.gpus[0].tflops_peak, context.gpus[0].tflops_peak);
   EXPECT_EQ(back.gpus[0].tflops_peak_source, context.gpus[0].tflops_peak_source);
 }
