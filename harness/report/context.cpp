@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "harness/report/context.h"
+#include "harness/report/health.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -102,34 +103,13 @@ std::string link_matrix(const Context& c) {
 std::vector<std::vector<std::string>> health_findings(const Context& c) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& g : c.gpus) {
-    auto add = [&](const std::string& text) { rows.push_back({gpu_label(g), text}); };
-    const auto& p = g.pcie;
-    if (p.width > 0 && p.width_max > 0 && p.width < p.width_max)
-      add("PCIe link x" + std::to_string(p.width) + ", x" + std::to_string(p.width_max) +
-          " possible");
-    // An idle GPU lowers its link speed to save power, so a low generation is a finding
-    // only on a GPU that is not idle right now.
-    const bool idle = g.throttle_mask && (*g.throttle_mask & 0x1);
-    if (p.gen > 0 && p.gen_max > 0 && p.gen < p.gen_max && g.throttle_mask && !idle)
-      add("PCIe Gen" + std::to_string(p.gen) + " while busy, Gen" + std::to_string(p.gen_max) +
-          " possible");
     // Inactive links matter where the model normally has them: some of this GPU's are up, or
     // another GPU of the same model has some (PCIe cards without a bridge list idle links).
     bool model_has_nvlink = g.nvlinks_active > 0;
     for (const auto& other : c.gpus)
       if (other.name == g.name && other.nvlinks_active > 0) model_has_nvlink = true;
-    if (g.nvlinks_total > g.nvlinks_active && model_has_nvlink)
-      add("NVLink " + std::to_string(g.nvlinks_active) + " of " +
-          std::to_string(g.nvlinks_total) + " links active");
-    if (g.ecc_enabled && !*g.ecc_enabled) add("ECC disabled");
-    if (g.mig_mode && *g.mig_mode) add("MIG mode on: benchmarks see one instance, not the GPU");
-    // gpu_idle is what `info` expects to see; anything else holds the clocks down now.
-    const std::uint64_t mask = g.throttle_mask.value_or(0) & ~std::uint64_t{0x1};
-    if (mask) {
-      std::string text = is_throttled(mask) ? "clocks throttled now:" : "clocks limited now:";
-      for (const auto& name : throttle_reason_names(mask)) text += " " + name;
-      add(text);
-    }
+    for (const HealthFinding& f : gpu_health(g, model_has_nvlink ? g.nvlinks_total : 0))
+      if (f.bad) rows.push_back({gpu_label(g), f.text});
   }
   return rows;
 }

@@ -4,6 +4,8 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -41,12 +43,33 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& file)
     const auto close = what.find("] ");
     if (close != std::string::npos) what = what.substr(close + 2);
     throw UsageError{kExitBadInput, file + ": byte " + std::to_string(e.byte) + ": " + what};
+  } catch (const nlohmann::json::out_of_range& e) {
+    // The lexer reports "number overflow parsing '1e999'" without a position: find the token.
+    const std::string what = e.what();
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    std::string place;
+    if (open != std::string::npos && close > open) {
+      const std::string token = what.substr(open + 1, close - open - 1);
+      const auto at = text.find(token);
+      if (!token.empty() && at != std::string::npos) {
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+        place = "byte " + std::to_string(at) + " (line " + std::to_string(line) + "): ";
+      }
+      place += "number out of range: " + token;
+    } else {
+      place = "number out of range";
+    }
+    throw UsageError{kExitBadInput, file + ": " + place};
   } catch (const nlohmann::json::exception& e) {
     throw UsageError{kExitBadInput, file + ": " + e.what()};
   }
 }
 
 nlohmann::json read_json_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw UsageError{kExitBadInput, path + ": cannot read: is a directory, not a JSON file"};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError{kExitBadInput, path + ": cannot read: " + std::strerror(errno)};
   std::ostringstream text;
@@ -63,13 +86,17 @@ void JsonAt::fail(const std::string& what) const {
 }
 
 void JsonAt::expect(bool ok, const char* type) const {
-  if (!ok) fail(std::string("expected ") + type + ", found " + json_type_name(*node_));
+  if (ok) return;
+  if (node_->is_null()) fail(std::string("null where ") + type + " is required");
+  fail(std::string("expected ") + type + ", found " + json_type_name(*node_));
 }
 
 JsonAt JsonAt::at(const std::string& key) const {
-  auto found = find(key);
-  if (!found) fail("missing required field \"" + key + "\"");
-  return *found;
+  expect(node_->is_object(), "an object");
+  auto it = node_->find(key);
+  if (it == node_->end()) fail("missing required field \"" + key + "\"");
+  // A null member is kept: its accessor names the type that was required.
+  return JsonAt(*it, file_, pointer_ + "/" + escape_pointer_token(key));
 }
 
 std::optional<JsonAt> JsonAt::find(const std::string& key) const {

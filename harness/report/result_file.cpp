@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/report/plausibility.h"
 #include "harness/report/stats.h"
 
 namespace gpubench {
@@ -77,6 +78,26 @@ struct BenchmarkParts {
   std::map<std::string, MetricParts> metrics;
 };
 
+// An ok repetition claims a verified figure; one that says otherwise is not a result.
+void fail_unverified(const BenchResult& r, BenchmarkResult& b) {
+  if (b.ok() && r.status == Status::kOk && !r.verified) {
+    b.status = "failed";
+    b.error = "status ok but \"verified\" is false: the output was not checked";
+  }
+  if (r.peak) b.peak = r.peak;
+}
+
+// Files written before the run enforced the peak rule (or by other tools) still carry
+// impossible figures: they are failed here, so that no reader compares or passes them.
+void fail_impossible_figure(BenchmarkResult& b) {
+  auto metric = b.metrics.find(b.primary_metric);
+  if (!b.ok() || metric == b.metrics.end() || !b.peak) return;
+  if (auto why = implausible_figure(metric->second.median, *b.peak, metric->second.higher_is_better)) {
+    b.status = "failed";
+    b.error = *why;
+  }
+}
+
 void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
   BenchmarkResult& b = parts.result;
   ++b.repetitions;
@@ -95,6 +116,7 @@ void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
       if (std::find(b.throttle_reasons.begin(), b.throttle_reasons.end(), text) == b.throttle_reasons.end())
         b.throttle_reasons.push_back(text);
     }
+  fail_unverified(r, b);
   if (r.status == Status::kOk)
     for (const auto& [name, metric] : r.metrics) add_repetition(metric, parts.metrics[name]);
   if (!r.primary_metric.empty()) b.primary_metric = r.primary_metric;
@@ -106,7 +128,6 @@ ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
   ResultFile run;
   run.path = path;
   run.host_name = doc.host.host_name;
-  run.context = context_json(doc);
   for (auto [key, value] : {std::pair{"version", &doc.version}, {"git_commit", &doc.git_commit},
                             {"command_line", &doc.command_line},
                             {"driver_version", &doc.context.driver_version},
@@ -139,6 +160,7 @@ ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
       for (auto& [metric, metric_parts] : p.metrics) p.result.metrics[metric] = merged(metric_parts);
       if (p.result.primary_metric.empty() && !p.result.metrics.empty())
         p.result.primary_metric = p.result.metrics.begin()->first;
+      fail_impossible_figure(p.result);
     }
     run.put(std::move(p.result));
   }

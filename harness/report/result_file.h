@@ -35,6 +35,7 @@ struct BenchmarkResult {
   std::map<std::string, std::string> params;  // axis -> value as text (for matching)
   std::map<std::string, MetricResult> metrics;
   int repetitions = 0;
+  std::optional<double> peak;  // the primary metric's physical peak, where the file records one
   bool throttled = false;
   std::vector<std::string> throttle_reasons;
   bool ok() const { return status == "ok"; }
@@ -44,7 +45,6 @@ struct BenchmarkResult {
 struct ResultFile {
   std::string path;  // or a label such as "(benchmark run)"
   std::string host_name;
-  nlohmann::json context;  // the whole, validated "context" object
   // context.gpubench's scalar fields (version, git_commit, command_line, driver_version,
   // cuda_driver, cuda_runtime, cublas, cudnn, nccl) as text; absent ones are absent here too.
   std::map<std::string, std::string> versions;
