@@ -1,5 +1,5 @@
 // compare: verdicts, direction, significance, tolerance overrides, context differences,
-// renderings, the result-file loader's errors and the command's exit codes.
+// renderings, tolerance files and the command's exit codes.
 #include <gtest/gtest.h>
 
 #include "harness/cli/commands.h"
@@ -16,6 +16,7 @@ using testing::ResultBuilder;
 using testing::samples;
 
 const char* kTriad = "memory/stream/op:triad/type:fp32/array_bytes:1073741824";
+const char* kCopy = "memory/stream/op:copy/type:fp32/array_bytes:1073741824";
 const char* kLaunch = "launch/empty/mode:sync";
 
 const MetricComparison& row_for(const Comparison& c, const std::string& benchmark,
@@ -88,14 +89,29 @@ TEST(Compare, FewSamplesFallBackToNoiseBands) {
   EXPECT_EQ(overlapping.rows[0].verdict, Verdict::kNoisy);
 }
 
-TEST(Compare, MissingAndNewBenchmarks) {
+TEST(Compare, MissingBenchmarksFailUnlessAllowed) {
   ResultBuilder base, now;
   base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  base.bench(kCopy, "bandwidth_gbps", samples(4000, 1, 10));
+  now.bench(kCopy, "bandwidth_gbps", samples(4000, 1, 10));
   now.bench(kLaunch, "latency_us", samples(4, 1, 10), false);
   const Comparison c = compare_runs(base.parse(), now.parse(), {});
   EXPECT_EQ(row_for(c, kTriad).verdict, Verdict::kMissing);
   EXPECT_EQ(row_for(c, kLaunch).verdict, Verdict::kNew);
-  EXPECT_FALSE(c.failed());  // missing is reported, not a failure of NEW
+  EXPECT_TRUE(c.failed());
+  CompareOptions allow;
+  allow.allow_missing = true;
+  EXPECT_FALSE(compare_runs(base.parse(), now.parse(), allow).failed());
+}
+
+TEST(Compare, NothingInCommonIsBadInput) {
+  ResultBuilder base, disjoint, empty, renamed;
+  base.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  disjoint.bench(kLaunch, "latency_us", samples(4, 1, 10), false);
+  renamed.bench("memory/stream2/op:add/type:fp16", "bandwidth_gbps", samples(4000, 1, 10));
+  for (const ResultBuilder* now : {&disjoint, &empty, &renamed})
+    expect_bad_input([&] { compare_runs(base.parse("base.json"), now->parse("new.json"), {}); },
+                     "base.json, new.json: BASE and NEW have no benchmark in common (1 in BASE, ");
 }
 
 TEST(Compare, BenchmarkNotOkInNewFails) {
@@ -256,6 +272,40 @@ TEST(Compare, BadToleranceFilesNameFileAndPlace) {
   expect_bad_input([&] { load_tolerances(dir + "/c.json"); }, "/metrics/tflops: expected a number");
 }
 
+TEST(Compare, ToleranceEntriesThatNameNothingAreBadInput) {
+  ResultBuilder run;
+  run.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));
+  run.bench(kLaunch, "latency_us", samples(4, 1, 10), false);
+  const ResultFile r = run.parse();
+  auto tolerances = [](const std::string& text) { return parse_tolerances(JsonAt(nlohmann::json::parse(text), "t.json")); };
+  auto bad = [&](const std::string& text, const std::string& fragment) {
+    expect_bad_input([&] { validate_tolerances(tolerances(text), "t.json", {&r}); }, fragment);
+  };
+  bad(R"({"suites": {"memroy": 5}})", "t.json: /suites/memroy: no suite \"memroy\"");
+  bad(R"({"families": {"memory/strem": 5}})", "t.json: /families/memory/strem: no family");
+  bad(R"({"patterns": {"memory/stream/op:tirad/*": 5}})", "/patterns/memory/stream/op:tirad/*: the pattern matches no");
+  bad(R"({"metrics": {"bandwith_gbps": 5}})", "/metrics/bandwith_gbps: no benchmark of the compared files");
+  bad(R"({"families": {"memory/stream": {"metrics": {"tflops": 5}}}})", "/families/memory/stream/metrics/tflops");
+  // Suites the files do not hold may still be named: one tolerance file serves partial runs.
+  EXPECT_NO_THROW(validate_tolerances(
+      tolerances(R"({"suites": {"launch": 15, "gemm": 5}, "families": {"transfer/peer": 4},
+                     "patterns": {"transfer/host_device/host:pageable/*": 25, "memory/stream/*": 4}})"),
+      "t.json", {&r}));
+  // The shipped file holds against a memory run of its own names.
+  EXPECT_NO_THROW(validate_tolerances(load_tolerances(std::string(GPUBENCH_SOURCE_DIR) + "/configs/tolerance.json"),
+                                      "configs/tolerance.json", {}));
+}
+
+TEST(Compare, ControlCharactersInNamesArePrintedEscaped) {
+  ResultBuilder base, now;
+  const std::string name = "memory/stream/op:triad\n\x1b[2Jcompare: 0 regressed -> ok";
+  base.bench(name, "bandwidth_gbps", samples(4000, 1, 10));
+  now.bench(name, "bandwidth_gbps", samples(3000, 1, 10));
+  const std::string table = render_comparison(compare_runs(base.parse(), now.parse(), {}), "table");
+  EXPECT_EQ(table.find('\x1b'), std::string::npos);
+  EXPECT_NE(table.find("op:triad\\n\\x1b[2Jcompare"), std::string::npos) << table;
+}
+
 TEST(Compare, ContextDifferencesExplainChanges) {
   ResultBuilder base, now;
   now.host("node02");
@@ -319,49 +369,6 @@ TEST(Compare, RenderingsShowChangedLinesFirst) {
   EXPECT_EQ(json["rows"].size(), 2u);  // JSON lists every line
   EXPECT_EQ(json["context_differences"][0]["new"], "570.86.10");
   EXPECT_TRUE(json["failed"].get<bool>());
-}
-
-TEST(ResultFile, LoaderErrorsNameFileAndPlace) {
-  const std::string dir = testing::temp_dir();
-  expect_bad_input([&] { load_result_file(dir + "/absent.json"); }, dir + "/absent.json: cannot read");
-  testing::write_file(dir + "/trunc.json", R"({"context": {"gpubench": {"sch)");
-  expect_bad_input([&] { load_result_file(dir + "/trunc.json"); }, dir + "/trunc.json: byte 31: ");
-  ResultBuilder b;
-  b.bench(kTriad, "bandwidth_gbps", samples(1, 1, 3));
-  nlohmann::json doc = b.doc();
-  doc["context"]["gpubench"]["schema"] = "gpubench/2";
-  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
-                   "f.json: /context/gpubench/schema: unsupported schema \"gpubench/2\"");
-  doc = b.doc();
-  doc["context"]["gpubench"].erase("schema");
-  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
-                   "/context/gpubench: missing required field \"schema\"");
-  doc = b.doc();
-  doc["benchmarks"][0].erase("name");
-  expect_bad_input([&] { parse_result_document(doc, "f.json"); }, "/benchmarks/0: missing required field \"name\"");
-  doc = b.doc();
-  doc["benchmarks"][0]["gpubench"]["metrics"]["bandwidth_gbps"]["better"] = "more";
-  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
-                   "/benchmarks/0/gpubench/metrics/bandwidth_gbps/better: expected \"higher\" or \"lower\"");
-  doc = b.doc();
-  doc["benchmarks"][0]["gpubench"]["status"] = "great";
-  expect_bad_input([&] { parse_result_document(doc, "f.json"); }, "/benchmarks/0/gpubench/status");
-  doc = b.doc();
-  doc["context"]["gpubench"]["gpus"][2]["pcie"]["gen"] = "five";
-  expect_bad_input([&] { parse_result_document(doc, "f.json"); },
-                   "/context/gpubench/gpus/2/pcie/gen: expected a number, found a string");
-  doc = b.doc();
-  doc["benchmarks"] = nlohmann::json::object();
-  expect_bad_input([&] { parse_result_document(doc, "f.json"); }, "/benchmarks: expected an array");
-  expect_bad_input([&] { parse_result_text("[1, 2]", "g.json"); }, "g.json: /: expected an object");
-}
-
-TEST(ResultFile, AggregateRowsAreIgnored) {
-  ResultBuilder b;
-  b.bench(kTriad, "bandwidth_gbps", samples(10, 1, 3));
-  nlohmann::json doc = b.doc();
-  doc["benchmarks"].push_back({{"name", std::string(kTriad) + "_mean"}, {"run_type", "aggregate"}});
-  EXPECT_EQ(parse_result_document(doc, "f.json").benchmarks.size(), 1u);
 }
 
 testing::CliResult run_compare(std::vector<std::string> args) {

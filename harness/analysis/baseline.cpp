@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "harness/analysis/gpu_names.h"
 #include "harness/report/stats.h"
 #include "harness/report/text_table.h"
 
@@ -68,11 +70,10 @@ std::optional<int> read_count(const JsonAt& obj, const char* key) {
 }
 
 AppliesTo read_applies_to(const JsonAt& node) {
-  node.only_keys({"gpu_model", "gpu_count", "nvlinks_per_gpu", "pcie_gen", "pcie_width"});
+  node.only_keys({"gpu_model", "nvlinks_per_gpu", "pcie_gen", "pcie_width"});
   AppliesTo a;
   a.gpu_model = node.at("gpu_model").str();
   if (a.gpu_model.empty()) node.at("gpu_model").fail("empty GPU model");
-  a.gpu_count = read_count(node, "gpu_count");
   a.nvlinks_per_gpu = read_count(node, "nvlinks_per_gpu");
   a.pcie_gen = read_count(node, "pcie_gen");
   a.pcie_width = read_count(node, "pcie_width");
@@ -81,9 +82,8 @@ AppliesTo read_applies_to(const JsonAt& node) {
 
 Expectation read_expectation(const JsonAt& node) {
   node.only_keys({"name", "pattern", "metric", "floor", "ceiling", "reference", "tolerance_pct",
-                  "warn_pct", "note"});
+                  "warn_pct", "min_gpus", "pairs", "note"});
   Expectation e;
-  e.place = node.place();
   auto name = node.find("name");
   auto pattern = node.find("pattern");
   if (!name == !pattern) node.fail("give exactly one of \"name\" and \"pattern\"");
@@ -92,8 +92,21 @@ Expectation read_expectation(const JsonAt& node) {
   std::string why;
   if (e.is_pattern && !valid_glob(e.name, &why)) pattern->fail("bad pattern \"" + e.name + "\": " + why);
   if (!e.is_pattern && e.name.empty()) name->fail("empty benchmark name");
-  if (!e.is_pattern && e.name.find_first_of("*?[") != std::string::npos)
-    name->fail("\"" + e.name + "\" has glob characters; use \"pattern\" for patterns");
+  if (!e.is_pattern) {
+    e.placeholders = gpu_placeholders(e.name);
+    if (e.placeholders < 0)
+      name->fail("\"" + e.name + "\" has glob characters other than GPU placeholders (gpu:*, src:*, dst:*, "
+                 "peer:*); use \"pattern\" for patterns");
+    if (e.placeholders > 2) name->fail("\"" + e.name + "\": at most two GPU placeholders (a pair)");
+  }
+  if (auto pairs = node.find("pairs")) {
+    const std::string kind = pairs->str();
+    if (kind != "ordered" && kind != "unordered") pairs->fail("expected \"ordered\" or \"unordered\"");
+    if (e.placeholders != 2) pairs->fail("\"pairs\" goes with a name of two GPU placeholders only");
+    e.unordered_pairs = kind == "unordered";
+  }
+  e.min_gpus = read_count(node, "min_gpus");
+  if (e.min_gpus && *e.min_gpus < 1) node.at("min_gpus").fail("a GPU count >= 1");
   if (auto metric = node.find("metric")) {
     e.metric = metric->str();
     if (e.metric.empty()) metric->fail("empty metric name");
@@ -106,6 +119,8 @@ Expectation read_expectation(const JsonAt& node) {
       ++bounds;
       e.bound = bound;
       e.value = v->num();
+      // Every figure checked is a rate or a time: a bound at or below zero passes anything.
+      if (!(e.value > 0)) v->fail(std::string("a ") + key + " must be > 0 (found " + format_number(e.value) + ")");
     }
   if (bounds != 1) node.fail("give exactly one of \"floor\", \"ceiling\" and \"reference\"");
   if (auto tol = node.find("tolerance_pct")) {
@@ -134,11 +149,12 @@ void read_run_spec(const JsonAt& node, RunSpec& run) {
 }
 
 void read_health(const JsonAt& node, HealthPolicy& h) {
-  node.only_keys({"pcie_gen", "pcie_width", "nvlink", "ecc", "throttling"});
+  node.only_keys({"pcie_gen", "pcie_width", "nvlink", "ecc", "mig", "throttling"});
   const std::pair<const char*, Severity*> fields[] = {{"pcie_gen", &h.pcie_gen},
                                                       {"pcie_width", &h.pcie_width},
                                                       {"nvlink", &h.nvlink},
                                                       {"ecc", &h.ecc},
+                                                      {"mig", &h.mig},
                                                       {"throttling", &h.throttling}};
   for (const auto& [key, target] : fields)
     if (auto v = node.find(key)) *target = read_severity(*v);
@@ -163,9 +179,29 @@ Baseline parse_baseline(const nlohmann::json& doc, const std::string& file) {
     if (auto tol = defaults->find("tolerance_pct")) b.tolerance_pct = read_pct(*tol, 100);
   }
   if (auto health = root.find("health")) read_health(*health, b.health);
-  for (const JsonAt& entry : root.at("benchmarks").items()) b.expectations.push_back(read_expectation(entry));
+  const JsonAt benchmarks = root.at("benchmarks");
+  for (const JsonAt& entry : benchmarks.items()) b.expectations.push_back(read_expectation(entry));
+  if (b.expectations.empty()) benchmarks.fail("no benchmarks: a baseline that expects nothing passes any node");
   if (auto tolerance = root.find("compare_tolerance")) b.compare_tolerance = parse_tolerances(*tolerance);
   return b;
+}
+
+std::string locate_baseline_file(const Baseline& baseline, const std::string& name,
+                                 const std::vector<std::string>& installed_configs) {
+  namespace fs = std::filesystem;
+  const fs::path path(name);
+  if (path.is_absolute()) return name;
+  std::vector<fs::path> tried{fs::path(baseline.path).parent_path() / path};
+  const std::string prefix = "configs/";
+  const std::string inside = name.compare(0, prefix.size(), prefix) == 0 ? name.substr(prefix.size()) : name;
+  for (const std::string& dir : installed_configs) tried.push_back(fs::path(dir) / inside);
+  std::string list;
+  for (const fs::path& candidate : tried) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+    list += (list.empty() ? "" : ", ") + candidate.string();
+  }
+  throw UsageError{kExitBadInput, baseline.path + ": /run/config: cannot find \"" + name + "\" (looked at " + list + ")"};
 }
 
 Baseline parse_baseline_text(const std::string& text, const std::string& file) {
@@ -179,7 +215,7 @@ nlohmann::json to_json(const Baseline& b) {
   if (!b.description.empty()) out["description"] = b.description;
   nlohmann::json& a = out["applies_to"] = {{"gpu_model", b.applies_to.gpu_model}};
   const std::pair<const char*, const std::optional<int>*> counts[] = {
-      {"gpu_count", &b.applies_to.gpu_count}, {"nvlinks_per_gpu", &b.applies_to.nvlinks_per_gpu},
+      {"nvlinks_per_gpu", &b.applies_to.nvlinks_per_gpu},
       {"pcie_gen", &b.applies_to.pcie_gen}, {"pcie_width", &b.applies_to.pcie_width}};
   for (const auto& [key, value] : counts)
     if (*value) a[key] = **value;
@@ -191,6 +227,7 @@ nlohmann::json to_json(const Baseline& b) {
                    {"pcie_width", to_string(b.health.pcie_width)},
                    {"nvlink", to_string(b.health.nvlink)},
                    {"ecc", to_string(b.health.ecc)},
+                   {"mig", to_string(b.health.mig)},
                    {"throttling", to_string(b.health.throttling)}};
   out["benchmarks"] = nlohmann::json::array();
   for (const Expectation& e : b.expectations) {
@@ -199,6 +236,8 @@ nlohmann::json to_json(const Baseline& b) {
     entry[e.bound == Bound::kFloor ? "floor" : e.bound == Bound::kCeiling ? "ceiling" : "reference"] = e.value;
     if (e.tolerance_pct) entry["tolerance_pct"] = *e.tolerance_pct;
     if (e.warn_pct) entry["warn_pct"] = *e.warn_pct;
+    if (e.unordered_pairs) entry["pairs"] = "unordered";
+    if (e.min_gpus) entry["min_gpus"] = *e.min_gpus;
     if (!e.note.empty()) entry["note"] = e.note;
     out["benchmarks"].push_back(entry);
   }
@@ -226,6 +265,68 @@ std::string model_of(const ResultFile& run) {
 
 }  // namespace
 
+namespace {
+
+// One benchmark's primary metric across the runs: what an entry is made from.
+struct Measured {
+  std::string metric, unit;
+  bool higher_is_better = true;
+  std::vector<double> medians;  // one per run that has it
+};
+
+// nullopt when some run has the benchmark not ok (a flaky figure is no reference).
+std::optional<Measured> measure(const std::vector<ResultFile>& runs, const std::string& name,
+                                std::set<std::string>& suites) {
+  Measured m;
+  for (const ResultFile& run : runs) {
+    const BenchmarkResult* bench = run.find(name);
+    if (!bench) continue;
+    if (!bench->ok() || !bench->metrics.count(bench->primary_metric)) return std::nullopt;
+    const MetricResult& metric = bench->metrics.at(bench->primary_metric);
+    m.metric = bench->primary_metric;
+    m.unit = metric.unit;
+    m.higher_is_better = metric.higher_is_better;
+    m.medians.push_back(metric.median);
+    suites.insert(bench->suite);
+  }
+  if (m.medians.empty()) return std::nullopt;
+  return m;
+}
+
+// The benchmarks of one placeholder name: each GPU's (or pair's) median, and which GPUs.
+struct Group {
+  Measured first;
+  std::vector<double> medians;  // one per member: its median across runs
+  std::vector<std::vector<int>> gpus;
+  std::size_t runs = 0;
+};
+
+Expectation entry_of(const std::string& name, const Group& g, double tolerance_pct, int node_gpus) {
+  Expectation e;
+  e.name = name;
+  e.placeholders = gpu_placeholders(name);
+  e.metric = g.first.metric;
+  e.bound = g.first.higher_is_better ? Bound::kFloor : Bound::kCeiling;
+  // The GPU that did worst sets the bound: every GPU of a healthy node must clear it.
+  const double worst = g.first.higher_is_better ? *std::min_element(g.medians.begin(), g.medians.end())
+                                                : *std::max_element(g.medians.begin(), g.medians.end());
+  const double keep = 1 - tolerance_pct / 100;
+  e.value = round_figure(g.first.higher_is_better ? worst * keep : worst / keep);
+  e.unordered_pairs = e.placeholders == 2 && std::all_of(g.gpus.begin(), g.gpus.end(), [](const auto& p) {
+                        return p.size() == 2 && p[0] < p[1];
+                      });
+  // A node-wide figure (all GPUs at once) was measured with this many GPUs.
+  if (e.placeholders == 0 && node_gpus > 1) e.min_gpus = node_gpus;
+  const std::string unit = g.first.unit.empty() ? "" : " " + g.first.unit;
+  const std::string worst_of = std::string(g.first.higher_is_better ? "lowest" : "highest") + " of " +
+                               std::to_string(g.medians.size()) + " medians, ";
+  e.note = (g.medians.size() > 1 ? worst_of : "median ") + format_number(worst, 5) + unit + " over " +
+           std::to_string(g.runs) + " run(s)";
+  return e;
+}
+
+}  // namespace
+
 Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
                        const std::string& filter, int* skipped) {
   if (runs.empty()) throw UsageError{kExitBadInput, "baseline needs at least one result file"};
@@ -244,7 +345,6 @@ Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct
     if (model_of(run) != b.applies_to.gpu_model)
       throw UsageError{kExitBadInput, run.path + ": GPU model \"" + model_of(run) + "\" differs from \"" +
                                           b.applies_to.gpu_model + "\" of " + first.path};
-  b.applies_to.gpu_count = static_cast<int>(first.gpus.size());
   // Zero means "unknown" in the context (no NVML), so it is not written as an expectation.
   int links = 0;
   for (const GpuInfo& g : first.gpus) links = std::max(links, g.nvlinks_active);
@@ -265,37 +365,28 @@ Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct
   for (const ResultFile& run : runs)
     for (const BenchmarkResult& bench : run.benchmarks)
       if (filter.empty() || std::regex_search(bench.name, pattern)) names.insert(bench.name);
+  if (names.empty())
+    throw UsageError{kExitBadInput, "--filter \"" + filter + "\" matches no benchmark of the runs"};
   int left_out = 0;
+  std::map<std::pair<std::string, std::string>, Group> groups;  // by placeholder name and metric
   for (const std::string& name : names) {
-    std::vector<double> medians;
-    const MetricResult* metric = nullptr;
-    std::string metric_name;
-    bool all_ok = true;
-    for (const ResultFile& run : runs) {
-      const BenchmarkResult* bench = run.find(name);
-      if (!bench) continue;
-      all_ok = all_ok && bench->ok() && bench->metrics.count(bench->primary_metric);
-      if (!all_ok) break;
-      metric_name = bench->primary_metric;
-      metric = &bench->metrics.at(metric_name);
-      medians.push_back(metric->median);
-      suites.insert(bench->suite);
-    }
-    if (!all_ok || !metric) {
+    const std::optional<Measured> m = measure(runs, name, suites);
+    if (!m) {
       ++left_out;
       continue;
     }
-    Expectation e;
-    e.name = name;
-    e.metric = metric_name;
-    const double median = median_of(medians);
-    e.bound = metric->higher_is_better ? Bound::kFloor : Bound::kCeiling;
-    const double keep = 1 - tolerance_pct / 100;
-    e.value = round_figure(metric->higher_is_better ? median * keep : median / keep);
-    e.note = "median " + format_number(median, 5) + (metric->unit.empty() ? "" : " " + metric->unit) +
-             " over " + std::to_string(medians.size()) + " run(s)";
-    b.expectations.push_back(e);
+    std::vector<int> gpus;
+    const std::string general = generalise_gpu_name(name, &gpus);
+    Group& g = groups[{general, m->metric}];
+    if (g.medians.empty()) g.first = *m;
+    g.medians.push_back(median_of(m->medians));
+    g.gpus.push_back(gpus);
+    g.runs = std::max(g.runs, m->medians.size());
   }
+  if (groups.empty())
+    throw UsageError{kExitBadInput, "baseline: every selected benchmark is not ok in some run; nothing to write"};
+  for (const auto& [key, g] : groups)
+    b.expectations.push_back(entry_of(key.first, g, tolerance_pct, static_cast<int>(first.gpus.size())));
   b.run.suites.assign(suites.begin(), suites.end());
   if (skipped) *skipped = left_out;
   return b;

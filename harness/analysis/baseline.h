@@ -3,6 +3,7 @@
 // `gpubench check` holds a run against one; `gpubench baseline RUN.json...` writes one from
 // runs. The format is documented in README.md ("Baselines"); the loader rejects unknown
 // fields and bad patterns, naming the file and the JSON pointer.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,24 +14,32 @@
 namespace gpubench {
 
 // What machine the figures are for. check refuses a run that does not match (exit 2): the
-// figures of an H100 NVL say nothing about an H100 SXM.
+// figures of an H100 NVL say nothing about an H100 SXM. The GPU count is not part of it: one
+// baseline serves nodes of any count (check --gpus says how many a node must show), and
+// nvlinks_per_gpu is what the NVLink health rule expects of each GPU of a multi-GPU node.
 struct AppliesTo {
   std::string gpu_model;  // context GPU name, e.g. "NVIDIA H200"
-  std::optional<int> gpu_count, nvlinks_per_gpu, pcie_gen, pcie_width;
+  std::optional<int> nvlinks_per_gpu, pcie_gen, pcie_width;
 };
 
 enum class Bound { kFloor, kCeiling, kReference };
 
-// One expectation: a benchmark (exact name or fnmatch pattern), a metric, a bound.
+// One expectation: a benchmark (exact name, name with GPU placeholders as in gpu_names.h, or
+// fnmatch pattern), a metric, a bound.
 struct Expectation {
-  std::string name;        // exact name, or the pattern when is_pattern
+  std::string name;        // exact or placeholder name, or the pattern when is_pattern
   bool is_pattern = false;
+  int placeholders = 0;    // GPU placeholders in the name: 1 per GPU, 2 per pair
+  bool unordered_pairs = false;  // "pairs": "unordered": each pair once, lower index first
+  std::optional<int> min_gpus;   // the entry applies to nodes with at least this many GPUs
   std::string metric;      // empty: the benchmark's primary metric
   Bound bound = Bound::kFloor;
   double value = 0;        // the floor, ceiling or reference
   std::optional<double> tolerance_pct, warn_pct;  // unset: the baseline's defaults
   std::string note;        // free text for people, e.g. where the figure came from
-  std::string place;       // JSON pointer of the entry, for messages
+
+  // How many GPUs a node needs for the entry to apply: min_gpus, else one per placeholder.
+  int gpus_needed() const { return min_gpus.value_or(std::max(1, placeholders)); }
 };
 
 enum class Severity { kOff, kWarn, kFail };
@@ -44,6 +53,7 @@ struct HealthPolicy {
   Severity pcie_width = Severity::kFail;
   Severity nvlink = Severity::kFail;      // fewer active links than applies_to.nvlinks_per_gpu
   Severity ecc = Severity::kFail;         // ECC disabled
+  Severity mig = Severity::kFail;         // MIG on: the benchmarks saw an instance, not the GPU
   // Power capping under a heavy GEMM is normal operation on SXM parts; a warning says the
   // figure was measured throttled without failing a healthy node.
   Severity throttling = Severity::kWarn;
@@ -72,13 +82,23 @@ Baseline parse_baseline_text(const std::string& text, const std::string& file);
 Baseline load_baseline(const std::string& path);
 nlohmann::json to_json(const Baseline& baseline);
 
+// Where a file named in the baseline (run.config) is: an absolute path as it is, else relative
+// to the baseline file's folder, else under each of `installed_configs` (the installation's
+// configs/ folders; a leading "configs/" is dropped there). Never the working directory: under
+// cron that is anywhere. Throws UsageError{kExitBadInput} naming what was tried.
+std::string locate_baseline_file(const Baseline& baseline, const std::string& name,
+                                 const std::vector<std::string>& installed_configs);
+
 // fnmatch(3) syntax check: unterminated brackets, empty brackets, a trailing backslash.
 bool valid_glob(const std::string& pattern, std::string* why);
 
 // A baseline from runs of one GPU model: per benchmark, the median across runs of its primary
 // metric; a floor at median x (1 - tol) for higher-is-better metrics, a ceiling at
-// median / (1 - tol) for lower-is-better ones (the same ratio from the median either way). `filter` is a regex over names ("" = all).
-// A benchmark not ok in some run is left out (a flaky figure is no reference): *skipped counts them.
+// median / (1 - tol) for lower-is-better ones (the same ratio from the median either way).
+// Per-GPU and per-pair benchmarks become one placeholder entry each (gpu_names.h) holding the
+// lowest floor (highest ceiling) of its GPUs; a node-wide benchmark of an N-GPU run applies to
+// nodes of at least N. `filter` is a regex over names ("" = all). A benchmark not ok in some run
+// (an impossible figure included) is left out: *skipped counts them. No benchmark left is exit 2.
 Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
                        const std::string& filter, int* skipped = nullptr);
 

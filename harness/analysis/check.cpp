@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include "harness/analysis/gpu_names.h"
+#include "harness/report/health.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -30,12 +32,6 @@ namespace {
                                       run.path + ": " + what};
 }
 
-std::string join_ints(const std::vector<GpuInfo>& gpus, int (*get)(const GpuInfo&)) {
-  std::string out;
-  for (const GpuInfo& g : gpus) out += (out.empty() ? "" : ", ") + std::to_string(get(g));
-  return out;
-}
-
 }  // namespace
 
 void verify_applies_to(const Baseline& b, const ResultFile& run) {
@@ -45,16 +41,6 @@ void verify_applies_to(const Baseline& b, const ResultFile& run) {
     if (g.name != a.gpu_model)
       mismatch(b, "gpu_model", run, "baseline is for \"" + a.gpu_model + "\", gpu" +
                                         std::to_string(g.index) + " is \"" + g.name + "\"");
-  if (a.gpu_count && static_cast<int>(run.gpus.size()) != *a.gpu_count)
-    mismatch(b, "gpu_count", run, "baseline is for " + std::to_string(*a.gpu_count) + " GPUs, the run has " +
-                                      std::to_string(run.gpus.size()));
-  if (a.nvlinks_per_gpu &&
-      std::none_of(run.gpus.begin(), run.gpus.end(),
-                   [&](const GpuInfo& g) { return g.nvlinks_active == *a.nvlinks_per_gpu; }))
-    mismatch(b, "nvlinks_per_gpu", run,
-             "baseline is for " + std::to_string(*a.nvlinks_per_gpu) +
-                 " active NVLinks per GPU, no GPU of the run has that many (active links: " +
-                 join_ints(run.gpus, [](const GpuInfo& g) { return g.nvlinks_active; }) + ")");
   // PCIe is matched on the link's capability: its current state is a health question.
   for (const GpuInfo& g : run.gpus) {
     const std::string gpu = "gpu" + std::to_string(g.index);
@@ -154,38 +140,58 @@ void fold_passes(std::vector<CheckLine> per_gpu, const std::string& check, std::
   lines.insert(lines.end(), problems.begin(), problems.end());
 }
 
+Severity severity_of(const HealthPolicy& h, HealthRule rule) {
+  switch (rule) {
+    case HealthRule::kPcieWidth: return h.pcie_width;
+    case HealthRule::kPcieGen: return h.pcie_gen;
+    case HealthRule::kNvlink: return h.nvlink;
+    case HealthRule::kEcc: return h.ecc;
+    case HealthRule::kMig: return h.mig;
+    case HealthRule::kClocks: return h.throttling;
+  }
+  return Severity::kFail;
+}
+
+// Links join GPUs: a node that shows one GPU has none to check. The expected count is the
+// baseline's, else the most any GPU of the node has up (one GPU short of its peers fails).
+int expected_nvlinks(const Baseline& baseline, const ResultFile& run) {
+  if (run.gpus.size() < 2) return 0;
+  if (baseline.applies_to.nvlinks_per_gpu) return *baseline.applies_to.nvlinks_per_gpu;
+  int most = 0;
+  for (const GpuInfo& g : run.gpus) most = std::max(most, g.nvlinks_active);
+  return most;
+}
+
+void gpu_count_line(const ResultFile& run, const CheckOptions& options, std::vector<CheckLine>& lines) {
+  if (!options.expected_gpus) return;
+  const int shown = static_cast<int>(run.gpus.size()), expected = *options.expected_gpus;
+  CheckLine line = health("health/gpus", "gpus", std::to_string(expected), "");
+  line.value = shown;
+  if (shown < expected) {
+    line.result = LineResult::kFail;
+    line.note = "the node shows " + std::to_string(shown) + " of " + std::to_string(expected) +
+                " GPUs: a GPU fell off the bus (or CUDA_VISIBLE_DEVICES hides it)";
+  } else {
+    line.result = shown > expected ? LineResult::kWarn : LineResult::kPass;
+    line.note = "the node shows " + std::to_string(shown) + " GPU(s), " + std::to_string(expected) + " expected";
+  }
+  lines.push_back(line);
+}
+
 void health_lines(const Baseline& baseline, const ResultFile& run, std::vector<CheckLine>& lines) {
   const HealthPolicy& h = baseline.health;
   if (run.nvml_available == false)
     health_line(lines, Severity::kWarn, true,
                 health("health/nvml", "-", "available",
                        "NVML unavailable (" + run.nvml_error + "): links, ECC, throttling unchecked"));
-  std::vector<CheckLine> pcie, nvlink, ecc;
-  for (const GpuInfo& g : run.gpus) {
-    const std::string gpu = "health/gpu" + std::to_string(g.index);
-    const PcieLink& p = g.pcie;
-    if (p.gen > 0 && p.width > 0 && p.gen_max > 0 && p.width_max > 0) {
-      const std::string state = "gen" + std::to_string(p.gen) + " x" + std::to_string(p.width);
-      const std::string max = "gen" + std::to_string(p.gen_max) + " x" + std::to_string(p.width_max);
-      if (p.width < p.width_max)
-        health_line(pcie, h.pcie_width, true, health(gpu + "/pcie", "pcie", max, "link trained at " + state));
-      else
-        health_line(pcie, h.pcie_gen, p.gen < p.gen_max,
-                    health(gpu + "/pcie", "pcie", max,
-                           "link at " + state + (p.gen < p.gen_max ? " (idle links may train down)" : "")));
-    }
-    if (auto expected = baseline.applies_to.nvlinks_per_gpu)
-      health_line(nvlink, h.nvlink, g.nvlinks_active < *expected,
-                  health(gpu + "/nvlink", "links_active", ">= " + std::to_string(*expected),
-                         std::to_string(g.nvlinks_active) + " of " + std::to_string(*expected) +
-                             " links active"));
-    if (g.ecc_enabled)
-      health_line(ecc, h.ecc, !*g.ecc_enabled,
-                  health(gpu + "/ecc", "ecc", "enabled", *g.ecc_enabled ? "ECC enabled" : "ECC disabled"));
-  }
-  fold_passes(std::move(pcie), "pcie", lines);
-  fold_passes(std::move(nvlink), "nvlink", lines);
-  fold_passes(std::move(ecc), "ecc", lines);
+  std::map<HealthRule, std::vector<CheckLine>> by_rule;
+  const int links = expected_nvlinks(baseline, run);
+  for (const GpuInfo& g : run.gpus)
+    for (const HealthFinding& f : gpu_health(g, links))
+      health_line(by_rule[f.rule], severity_of(h, f.rule), f.bad,
+                  health("health/gpu" + std::to_string(g.index) + "/" + to_string(f.rule), to_string(f.rule),
+                         f.expected, f.text));
+  for (auto& [rule, rule_lines] : by_rule) fold_passes(std::move(rule_lines), to_string(rule), lines);
   for (const BenchmarkResult& b : run.benchmarks) {
     if (!b.throttled) continue;
     std::string reasons;
@@ -198,14 +204,34 @@ void health_lines(const Baseline& baseline, const ResultFile& run, std::vector<C
 
 }  // namespace
 
-CheckReport check_run(const Baseline& baseline, const ResultFile& run) {
+namespace {
+
+// Which entry checks a (benchmark, metric) pair when several match: an exact name over a
+// placeholder name over a pattern; among equals the later one (general entries first, specific
+// ones after, as in a .gitignore).
+int precedence(const Expectation& e) { return e.is_pattern ? 0 : e.placeholders > 0 ? 1 : 2; }
+
+CheckLine missing_line(const Expectation& e, const std::string& subject) {
+  CheckLine line;
+  line.subject = subject;
+  line.benchmark = e.is_pattern ? "" : subject;
+  line.metric = e.metric.empty() ? "-" : e.metric;
+  line.result = LineResult::kMissing;
+  line.note = e.is_pattern ? "no benchmark of the run matches this pattern" : "not in the run";
+  return line;
+}
+
+}  // namespace
+
+CheckReport check_run(const Baseline& baseline, const ResultFile& run, const CheckOptions& options) {
   CheckReport report;
   report.baseline_path = baseline.path;
   report.run_path = run.path;
-  // Lines in baseline order; a (benchmark, metric) pair is checked once, by its exact-name
-  // entry if it has one, else by the last pattern that matched it (general patterns first,
-  // specific ones after, as in a .gitignore).
-  std::vector<std::optional<Target>> targets;
+  gpu_count_line(run, options, report.lines);
+  std::vector<int> gpus;
+  for (const GpuInfo& g : run.gpus) gpus.push_back(g.index);
+  // Lines in baseline order, one per (benchmark, metric) pair.
+  std::vector<std::optional<Target>> targets(report.lines.size());
   std::map<std::string, std::size_t> slot;  // "name\nmetric" -> index in targets
   auto assign = [&](const Expectation& e, const BenchmarkResult& b) {
     Target t{&e, &b, e.metric.empty() ? b.primary_metric : e.metric};
@@ -216,33 +242,33 @@ CheckReport check_run(const Baseline& baseline, const ResultFile& run) {
       slot[key] = targets.size();
       targets.push_back(t);
       report.lines.emplace_back();
-    } else if (!(e.is_pattern && !targets[it->second]->expectation->is_pattern)) {
+    } else if (precedence(e) >= precedence(*targets[it->second]->expectation)) {
       targets[it->second] = t;
     }
   };
   for (const Expectation& e : baseline.expectations) {
-    std::size_t matched = 0;
-    if (!e.is_pattern) {
-      if (const BenchmarkResult* b = run.find(e.name)) {
-        assign(e, *b);
-        ++matched;
-      }
-    } else {
+    if (static_cast<int>(gpus.size()) < e.gpus_needed()) continue;  // not for a node this small
+    if (e.is_pattern) {
+      std::size_t matched = 0;
       for (const BenchmarkResult& b : run.benchmarks)
         if (fnmatch(e.name.c_str(), b.name.c_str(), 0) == 0) {
           assign(e, b);
           ++matched;
         }
+      if (matched) continue;
+      targets.emplace_back();
+      report.lines.push_back(missing_line(e, e.name));
+      continue;
     }
-    if (matched) continue;
-    CheckLine line;
-    line.subject = e.name;
-    line.benchmark = e.is_pattern ? "" : e.name;
-    line.metric = e.metric.empty() ? "-" : e.metric;
-    line.result = LineResult::kMissing;
-    line.note = e.is_pattern ? "no benchmark of the run matches this pattern" : "not in the run";
-    targets.emplace_back();
-    report.lines.push_back(line);
+    // Every GPU (pair) of the node is checked: one absent from the run is a missing line.
+    for (const std::string& name : expand_gpu_name(e.name, gpus, e.unordered_pairs)) {
+      if (const BenchmarkResult* b = run.find(name)) {
+        assign(e, *b);
+        continue;
+      }
+      targets.emplace_back();
+      report.lines.push_back(missing_line(e, name));
+    }
   }
   for (std::size_t i = 0; i < targets.size(); ++i)
     if (targets[i]) report.lines[i] = evaluate(baseline, *targets[i]);
@@ -268,23 +294,43 @@ std::vector<std::string> failing_benchmarks(const CheckReport& report) {
   return out;
 }
 
-CheckReport check_with_retries(const Baseline& baseline, ResultFile run, int retries,
+CheckReport check_with_retries(const Baseline& baseline, ResultFile run, const CheckOptions& options,
                                const Rerun& rerun) {
-  CheckReport report = check_run(baseline, run);
+  const CheckReport first = check_run(baseline, run, options);
+  CheckReport report = first;
   std::map<std::string, int> reruns;
-  for (int attempt = 0; attempt < retries; ++attempt) {
+  for (int attempt = 1; attempt <= options.retries; ++attempt) {
     const std::vector<std::string> names = failing_benchmarks(report);
     if (names.empty()) break;
-    const ResultFile again = rerun(names);
+    // A retry that cannot run leaves the report as it stands: its error goes beside it.
+    ResultFile again;
+    try {
+      again = rerun(names);
+    } catch (const UsageError& e) {
+      report.retry_errors.push_back("retry " + std::to_string(attempt) + ": " + e.message);
+      break;
+    } catch (const std::exception& e) {
+      report.retry_errors.push_back("retry " + std::to_string(attempt) + ": " + e.what());
+      break;
+    }
     for (const std::string& name : names) {
       ++reruns[name];
       if (const BenchmarkResult* fresh = again.find(name)) run.put(*fresh);
     }
-    report = check_run(baseline, run);
+    std::vector<std::string> errors = std::move(report.retry_errors);
+    report = check_run(baseline, run, options);
+    report.retry_errors = std::move(errors);
   }
+  // The first report stands beside the retries: each retried line keeps what it first showed.
   for (CheckLine& line : report.lines) {
     auto it = reruns.find(line.benchmark);
-    if (it != reruns.end()) line.retries = it->second;
+    if (it == reruns.end()) continue;
+    line.retries = it->second;
+    for (const CheckLine& before : first.lines)
+      if (before.subject == line.subject && before.metric == line.metric) {
+        line.first_result = before.result;
+        line.first_value = before.value;
+      }
   }
   return report;
 }

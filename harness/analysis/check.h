@@ -25,32 +25,43 @@ struct CheckLine {
   std::optional<double> margin_pct;
   LineResult result = LineResult::kPass;
   int retries = 0;        // re-runs it took (or used, when it still fails)
+  // What the line showed before its retries (set on retried lines only).
+  std::optional<LineResult> first_result;
+  std::optional<double> first_value;
   std::string note;
 };
 
 struct CheckReport {
   std::string baseline_path, run_path;
   std::vector<CheckLine> lines;
+  std::vector<std::string> retry_errors;  // a retry that could not run: the report stands as it was
   int count(LineResult result) const;
   bool failed() const;  // any fail, missing or error: exit 1
 };
 
 // Throws UsageError{kExitBadInput} naming the first mismatch between the baseline's
-// applies_to and the run's context. Active NVLinks refuse the baseline only when no GPU has
-// the expected count (a different machine, or every link down); one GPU short of links is a
-// health failure, reported by check_run.
+// applies_to and the run's context: another GPU model or PCIe capability. Links down, however
+// many, are a health failure (exit 1), reported by check_run.
 void verify_applies_to(const Baseline& baseline, const ResultFile& run);
 
-CheckReport check_run(const Baseline& baseline, const ResultFile& run);
+struct CheckOptions {
+  std::optional<int> expected_gpus;  // --gpus: the node must show this many GPUs
+  int retries = 0;                   // --retries
+};
+
+// Every entry that applies to the node's GPU count, expanded over its GPUs and pairs, then the
+// health rules for every GPU, and the GPU count when options state one.
+CheckReport check_run(const Baseline& baseline, const ResultFile& run, const CheckOptions& options = {});
 
 // Benchmarks whose lines fail or error: what --retries re-runs.
 std::vector<std::string> failing_benchmarks(const CheckReport& report);
 
-// check_run, then up to `retries` times: re-run the failing benchmarks through `rerun`, put
-// the new figures in place of the old, and check again. A line records how many re-runs its
-// benchmark had, so a pass after retries is visible as such.
+// check_run, then up to options.retries times: re-run the failing benchmarks through `rerun`,
+// put the new figures in place of the old, and check again. A retried line records its re-runs
+// and what it first showed, so the first report stays readable. A rerun that throws ends the
+// retries with its message in retry_errors; the report stands as it was before that retry.
 using Rerun = std::function<ResultFile(const std::vector<std::string>& names)>;
-CheckReport check_with_retries(const Baseline& baseline, ResultFile run, int retries,
+CheckReport check_with_retries(const Baseline& baseline, ResultFile run, const CheckOptions& options,
                                const Rerun& rerun);
 
 // What check asks the runner for without a RUN.json: the baseline's run section, or the

@@ -1,7 +1,5 @@
 #include "harness/analysis/compare.h"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,96 +9,6 @@
 #include "harness/report/text_table.h"
 
 namespace gpubench {
-namespace {
-
-double read_pct(const JsonAt& node) {
-  const double pct = node.num();
-  if (pct < 0) node.fail("a tolerance is a percentage >= 0");
-  return pct;
-}
-
-std::map<std::string, double> read_metric_pcts(const JsonAt& node) {
-  std::map<std::string, double> out;
-  for (const auto& [metric, pct] : node.members()) out[metric] = read_pct(pct);
-  return out;
-}
-
-// A suite or family entry: a bare percentage, or {"pct": P, "metrics": {name: P}}.
-std::map<std::string, Tolerances::Scope> read_scopes(const JsonAt& node) {
-  std::map<std::string, Tolerances::Scope> out;
-  for (const auto& [name, value] : node.members()) {
-    Tolerances::Scope& scope = out[name];
-    if (value.get().is_number()) {
-      scope.pct = read_pct(value);
-      continue;
-    }
-    value.only_keys({"pct", "metrics"});
-    if (auto pct = value.find("pct")) scope.pct = read_pct(*pct);
-    if (auto metrics = value.find("metrics")) scope.metrics = read_metric_pcts(*metrics);
-  }
-  return out;
-}
-
-}  // namespace
-
-Tolerances parse_tolerances(const JsonAt& node) {
-  node.only_keys({"description", "default_pct", "suites", "families", "patterns", "metrics"});
-  Tolerances t;
-  if (auto description = node.find("description")) description->str();
-  if (auto pct = node.find("default_pct")) t.default_pct = read_pct(*pct);
-  if (auto suites = node.find("suites")) t.suites = read_scopes(*suites);
-  if (auto families = node.find("families")) t.families = read_scopes(*families);
-  if (auto patterns = node.find("patterns")) t.patterns = read_scopes(*patterns);
-  if (auto metrics = node.find("metrics")) t.metrics = read_metric_pcts(*metrics);
-  return t;
-}
-
-nlohmann::json to_json(const Tolerances& t) {
-  nlohmann::json out = nlohmann::json::object();
-  if (t.default_pct) out["default_pct"] = *t.default_pct;
-  for (const auto& [key, scopes] : {std::pair("suites", &t.suites), std::pair("families", &t.families),
-                                    std::pair("patterns", &t.patterns)})
-    for (const auto& [name, scope] : *scopes) {
-      nlohmann::json& entry = out[key][name] = nlohmann::json::object();
-      if (scope.pct) entry["pct"] = *scope.pct;
-      if (!scope.metrics.empty()) entry["metrics"] = scope.metrics;
-    }
-  if (!t.metrics.empty()) out["metrics"] = t.metrics;
-  return out;
-}
-
-Tolerances load_tolerances(const std::string& path) {
-  const nlohmann::json doc = read_json_file(path);
-  const JsonAt root(doc, path);
-  root.members();  // must be an object
-  if (auto embedded = root.find("compare_tolerance")) return parse_tolerances(*embedded);
-  if (root.find("applies_to")) root.fail("baseline file has no \"compare_tolerance\" member");
-  return parse_tolerances(root);
-}
-
-double Tolerances::pct_for(const BenchmarkResult& benchmark, const std::string& metric,
-                           double fallback) const {
-  auto scoped = [&](const std::map<std::string, Scope>& scopes,
-                    const std::string& key) -> std::optional<double> {
-    auto it = scopes.find(key);
-    if (it == scopes.end()) return std::nullopt;
-    auto m = it->second.metrics.find(metric);
-    if (m != it->second.metrics.end()) return m->second;
-    return it->second.pct;
-  };
-  const std::string* longest = nullptr;
-  for (const auto& [pattern, scope] : patterns)
-    if (fnmatch(pattern.c_str(), benchmark.name.c_str(), 0) == 0 && (!longest || pattern.size() > longest->size()))
-      longest = &pattern;
-  if (longest)
-    if (auto pct = scoped(patterns, *longest)) return *pct;
-  if (auto pct = scoped(families, benchmark.family)) return *pct;
-  if (auto pct = scoped(suites, benchmark.suite)) return *pct;
-  auto m = metrics.find(metric);
-  if (m != metrics.end()) return m->second;
-  return default_pct.value_or(fallback);
-}
-
 const char* to_string(Verdict verdict) {
   switch (verdict) {
     case Verdict::kRegressed: return "regressed";
@@ -341,6 +249,11 @@ Comparison compare_runs(const ResultFile& base, const ResultFile& now, const Com
     if (!paired.count(n.name))
       out.rows.push_back(benchmark_row(n, n.ok() ? Verdict::kNew : Verdict::kNotOk,
                                        n.ok() ? "not in base" : status_note("new", n)));
+  if (paired.empty())
+    throw UsageError{kExitBadInput, base.path + ", " + now.path + ": BASE and NEW have no benchmark in common (" +
+                                        std::to_string(base.benchmarks.size()) + " in BASE, " +
+                                        std::to_string(now.benchmarks.size()) + " in NEW): nothing to compare"};
+  out.allow_missing = options.allow_missing;
   std::stable_sort(out.rows.begin(), out.rows.end(), [](const auto& a, const auto& b) {
     if (a.verdict != b.verdict) return a.verdict < b.verdict;
     return a.benchmark != b.benchmark ? a.benchmark < b.benchmark : a.metric < b.metric;
@@ -354,7 +267,8 @@ int Comparison::count(Verdict verdict) const {
 }
 
 bool Comparison::failed() const {
-  return count(Verdict::kRegressed) > 0 || count(Verdict::kNotOk) > 0;
+  return count(Verdict::kRegressed) > 0 || count(Verdict::kNotOk) > 0 ||
+         (!allow_missing && count(Verdict::kMissing) > 0);
 }
 
 }  // namespace gpubench

@@ -5,33 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/analysis/tolerances.h"
 #include "harness/report/result_file.h"
 
 namespace gpubench {
-
-// Regression thresholds, in percent, with per-pattern, per-suite, per-family and per-metric
-// overrides. Lookup, most specific first: the longest matching name pattern (its metric, then
-// itself), family's metric, family, suite's metric, suite, metric, file default, command-line
-// default. Patterns (fnmatch globs over benchmark names) exist for regimes inside a family
-// that vary between processes, such as cache-resident sizes or pageable host memory.
-struct Tolerances {
-  struct Scope {
-    std::optional<double> pct;
-    std::map<std::string, double> metrics;
-  };
-  std::optional<double> default_pct;      // the file's "default_pct"
-  std::map<std::string, Scope> suites;     // by suite name, e.g. "collective"
-  std::map<std::string, Scope> families;   // by "suite/family", e.g. "transfer/copy"
-  std::map<std::string, Scope> patterns;   // by glob over names, e.g. "*/host:pageable/*"
-  std::map<std::string, double> metrics;   // by metric name, e.g. "latency_us"
-
-  double pct_for(const BenchmarkResult& benchmark, const std::string& metric,
-                 double fallback) const;
-};
-// A tolerance file, or a baseline file whose "compare_tolerance" member holds one.
-Tolerances load_tolerances(const std::string& path);
-Tolerances parse_tolerances(const JsonAt& node);
-nlohmann::json to_json(const Tolerances& tolerances);
 
 enum class Verdict { kRegressed, kNotOk, kMissing, kNoisy, kImproved, kNew, kSame };
 const char* to_string(Verdict verdict);
@@ -68,16 +45,21 @@ struct CompareOptions {
   // not), else the pooled samples; with fewer, non-overlapping noise bands decide.
   std::size_t min_u_samples = 5;
   Tolerances tolerances;
+  bool allow_missing = false;      // --allow-missing: a benchmark absent from NEW does not fail
 };
 
 struct Comparison {
   std::string base_path, new_path;
   std::vector<ContextDifference> context;
   std::vector<MetricComparison> rows;  // sorted: worst verdicts first, then by name
+  bool allow_missing = false;
   int count(Verdict verdict) const;
-  bool failed() const;  // a regression, or a benchmark not ok in NEW: exit 1
+  // A regression, a benchmark not ok in NEW, or (unless allow_missing) one missing: exit 1.
+  bool failed() const;
 };
 
+// Throws UsageError{kExitBadInput} when BASE and NEW have no benchmark in common (disjoint
+// files, an empty NEW, every name and parameter changed): nothing would be compared.
 Comparison compare_runs(const ResultFile& base, const ResultFile& now, const CompareOptions& options);
 
 // "table" (changed lines, then a count of unchanged), "md" (the same, for a wiki or a pull

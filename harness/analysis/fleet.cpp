@@ -46,9 +46,8 @@ void flag_outliers(FleetRow& row, const FleetOptions& options) {
     const double worse_pct = row.higher_is_better ? -c.deviation_pct : c.deviation_pct;
     const double worse_abs = row.higher_is_better ? -diff : diff;
     // The MAD rule needs three runs: with two, the median sits halfway and both deviate alike.
-    const bool by_mad = values.size() >= 3 && worse_abs > options.mad_factor * row.mad &&
-                        worse_pct > options.mad_min_pct;
-    if (worse_pct > row.threshold_pct || by_mad) c.flag = FleetFlag::kOutlier;
+    const bool beyond_spread = values.size() < 3 || worse_abs > options.mad_factor * row.mad;
+    if (worse_pct > row.threshold_pct && beyond_spread) c.flag = FleetFlag::kOutlier;
   }
 }
 
@@ -75,43 +74,46 @@ FleetReport compare_fleet(const std::vector<ResultFile>& runs, const FleetOption
     const bool all_skipped = std::all_of(column.begin(), column.end(), [](const auto* b) {
       return b && b->status == "skipped";
     });
-    // Metric list and directions from the runs that measured it.
-    std::map<std::string, const MetricResult*> metrics;
+    // The primary metric and its direction from the first run that measured it.
     const BenchmarkResult* any = nullptr;
+    const MetricResult* measured = nullptr;
+    std::string primary;
     for (const BenchmarkResult* b : column) {
       if (!b) continue;
       any = any ? any : b;
-      for (const auto& [metric, m] : b->metrics) metrics.emplace(metric, &m);
-    }
-    if (metrics.empty()) metrics.emplace(any->primary_metric.empty() ? "-" : any->primary_metric, nullptr);
-    for (const auto& [metric, m] : metrics) {
-      FleetRow row;
-      row.benchmark = name;
-      row.metric = metric;
-      if (m) {
-        row.unit = m->unit;
-        row.higher_is_better = m->higher_is_better;
+      if (primary.empty()) primary = b->primary_metric;
+      auto it = b->metrics.find(b->primary_metric);
+      if (!measured && it != b->metrics.end()) {
+        measured = &it->second;
+        primary = it->first;
       }
-      row.in_points = is_percentage_metric(metric, row.unit);
-      row.threshold_pct = options.tolerances.pct_for(*any, metric, options.threshold_pct);
-      for (const BenchmarkResult* b : column) {
-        FleetCell cell;
-        if (!b) {
-          cell.flag = FleetFlag::kMissing;
-        } else if (!b->ok()) {
-          cell.flag = all_skipped ? FleetFlag::kOk : FleetFlag::kNotOk;
-          cell.note = b->status + (b->error.empty() ? "" : ": " + b->error);
-        } else if (auto it = b->metrics.find(metric); it != b->metrics.end()) {
-          cell.value = it->second.median;
-        } else {
-          cell.flag = FleetFlag::kMissing;
-          cell.note = "metric absent";
-        }
-        row.cells.push_back(cell);
-      }
-      flag_outliers(row, options);
-      report.rows.push_back(std::move(row));
     }
+    FleetRow row;
+    row.benchmark = name;
+    row.metric = primary.empty() ? "-" : primary;
+    if (measured) {
+      row.unit = measured->unit;
+      row.higher_is_better = measured->higher_is_better;
+    }
+    row.in_points = is_percentage_metric(row.metric, row.unit);
+    row.threshold_pct = options.tolerances.pct_for(*any, row.metric, options.threshold_pct);
+    for (const BenchmarkResult* b : column) {
+      FleetCell cell;
+      if (!b) {
+        cell.flag = FleetFlag::kMissing;
+      } else if (!b->ok()) {
+        cell.flag = all_skipped ? FleetFlag::kOk : FleetFlag::kNotOk;
+        cell.note = b->status + (b->error.empty() ? "" : ": " + b->error);
+      } else if (auto it = b->metrics.find(row.metric); it != b->metrics.end()) {
+        cell.value = it->second.median;
+      } else {
+        cell.flag = FleetFlag::kMissing;
+        cell.note = "metric absent";
+      }
+      row.cells.push_back(cell);
+    }
+    flag_outliers(row, options);
+    report.rows.push_back(std::move(row));
   }
   return report;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // `gpubench compare --fleet RUN.json...`: many nodes or GPUs that should perform alike. For
-// every benchmark and metric, the fleet median and each run's deviation from it; runs that are
+// every benchmark's primary metric (once: its derived time_us would count each finding twice), the fleet median and each run's deviation from it; runs that are
 // worse than the fleet by too much are flagged. This finds the one bad GPU without a baseline.
 #include <optional>
 #include <string>
@@ -12,12 +12,11 @@ namespace gpubench {
 
 struct FleetOptions {
   // A run is an outlier when it is worse than the fleet median by more than threshold_pct
-  // (per-scope overrides from the tolerances), or by more than mad_factor median absolute
-  // deviations of the fleet, provided that is also more than mad_min_pct: without that floor
-  // a fleet of near-identical GPUs (MAD ~ 0) would flag differences of a few tenths of a percent.
+  // (per-scope overrides from the tolerances, as in compare) and, with three runs or more, by
+  // more than mad_factor median absolute deviations of the fleet: a fleet whose figures all
+  // spread that wide has no outlier, only a noisy benchmark.
   double threshold_pct = 5;
   double mad_factor = 3;
-  double mad_min_pct = 1;
   Tolerances tolerances;
 };
 

@@ -1,4 +1,5 @@
 // `gpubench check`: the command and its renderings.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -12,11 +13,24 @@ namespace {
 
 std::string note_text(const CheckLine& line) {
   if (line.retries == 0) return line.note;
-  const std::string retried = (line.result == LineResult::kFail || line.result == LineResult::kError
-                                   ? "still failing after "
-                                   : "after ") +
-                              std::to_string(line.retries) + (line.retries == 1 ? " retry" : " retries");
+  std::string retried = (line.result == LineResult::kFail || line.result == LineResult::kError
+                             ? "still failing after "
+                             : "after ") +
+                        std::to_string(line.retries) + (line.retries == 1 ? " retry" : " retries");
+  if (line.first_result)
+    retried += " (first run: " + std::string(to_string(*line.first_result)) +
+               (line.first_value ? " at " + format_number(*line.first_value) : "") + ")";
   return retried + (line.note.empty() ? "" : "; " + line.note);
+}
+
+// The installation's configs/ folders, from where this binary is: <prefix>/bin/gpubench or
+// <build>/gpubench next to the source tree's configs/.
+std::vector<std::string> installed_configs() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const std::filesystem::path up = exe.parent_path().parent_path();
+  return {(up / "configs").string(), (up / "share" / "gpubench" / "configs").string()};
 }
 
 std::string summary_line(const CheckReport& r) {
@@ -40,7 +54,11 @@ nlohmann::json check_json(const CheckReport& r) {
                             {"value", l.value ? nlohmann::json(*l.value) : nlohmann::json()},
                             {"expected", l.expected},
                             {"margin_pct", l.margin_pct ? nlohmann::json(*l.margin_pct) : nlohmann::json()},
-                            {"retries", l.retries}, {"note", l.note}});
+                            {"retries", l.retries},
+                            {"first_result", l.first_result ? nlohmann::json(to_string(*l.first_result))
+                                                            : nlohmann::json()},
+                            {"note", l.note}});
+  out["retry_errors"] = r.retry_errors;
   return out;
 }
 
@@ -55,8 +73,11 @@ std::string render_check(const CheckReport& report, const std::string& format) {
                           l.value ? format_number(*l.value) : "-", l.expected.empty() ? "-" : l.expected,
                           l.margin_pct ? format_pct(*l.margin_pct) : "-", note_text(l)});
   const bool md = format == "md";
+  std::string errors;
+  for (const std::string& e : report.retry_errors)
+    errors += "check: " + e + " (the report above stands as it was)\n";
   return std::string(md ? "### " : "") + "Check: " + report.run_path + " against " +
-         report.baseline_path + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" +
+         report.baseline_path + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" + errors +
          summary_line(report);
 }
 
@@ -64,15 +85,18 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   auto* cmd = app.add_subcommand("check", "Hold a run against a baseline of expected figures");
   struct Options {
     std::string baseline_path, run_path, format = "table";
-    int retries = 0;
+    CheckOptions check;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("--baseline", options->baseline_path, "baseline file, e.g. configs/baselines/h200.json")
       ->required();
   cmd->add_option("run", options->run_path, "result file to check; without it, check runs the suites");
-  cmd->add_option("--retries", options->retries,
+  cmd->add_option("--retries", options->check.retries,
                   "re-run failing benchmarks up to N times before a failure stands")
       ->check(CLI::Range(0, 100));
+  cmd->add_option("--gpus", options->check.expected_gpus,
+                  "GPUs the node must show; fewer is a failure (a GPU fell off the bus)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--format", options->format, "table, md or json")
       ->check(CLI::IsMember({"table", "md", "json"}));
   cmd->callback([options, exit_code, run_suites] {
@@ -81,20 +105,25 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
     request.suites = suites_for(baseline);
     request.filter = baseline.run.filter;
     request.quick = baseline.run.quick;
-    request.config_path = baseline.run.config;
-    const bool need_runner = options->run_path.empty() || options->retries > 0;
+    // Found when a run needs it: a retry that cannot find it reports so beside the first report.
+    auto with_config = [&](RunRequest r) {
+      if (!baseline.run.config.empty())
+        r.config_path = locate_baseline_file(baseline, baseline.run.config, installed_configs());
+      return r;
+    };
+    const bool need_runner = options->run_path.empty() || options->check.retries > 0;
     if (need_runner && !run_suites)
       throw UsageError{kExitBadInput, "check: this build cannot run benchmarks; give a RUN.json"};
     ResultFile run = options->run_path.empty()
-                         ? result_file_of(run_suites(request), "(benchmark run)")
+                         ? result_file_of(run_suites(with_config(request)), "(benchmark run)")
                          : load_result_file(options->run_path);
     verify_applies_to(baseline, run);
     int attempt = 0;
     // Retries re-run only the failing benchmarks, by exact name, on this machine.
     auto rerun = [&](const std::vector<std::string>& names) {
-      std::cerr << "check: retry " << ++attempt << " of " << options->retries << ": re-running "
+      std::cerr << "check: retry " << ++attempt << " of " << options->check.retries << ": re-running "
                 << names.size() << " failing benchmark(s)\n";
-      RunRequest again = request;
+      RunRequest again = with_config(request);
       again.exact_names = names;
       again.filter.clear();
       std::set<std::string> suites;
@@ -102,7 +131,7 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
       again.suites.assign(suites.begin(), suites.end());
       return result_file_of(run_suites(again), "(retry run)");
     };
-    const CheckReport report = check_with_retries(baseline, std::move(run), options->retries, rerun);
+    const CheckReport report = check_with_retries(baseline, std::move(run), options->check, rerun);
     std::cout << render_check(report, options->format);
     *exit_code = report.failed() ? kExitFailure : kExitOk;
   });

@@ -143,7 +143,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
     std::vector<std::string> files;
     std::optional<double> threshold;
     std::string tolerance_path, format = "table";
-    bool fleet = false;
+    bool fleet = false, allow_missing = false;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("files", options->files, "BASE.json NEW.json, or RUN.json... with --fleet")
@@ -155,6 +155,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
                   "tolerance file: per-suite, per-family and per-metric thresholds");
   cmd->add_option("--format", options->format, "table, md or json")
       ->check(CLI::IsMember({"table", "md", "json"}));
+  cmd->add_flag("--allow-missing", options->allow_missing,
+                "a benchmark of BASE missing from NEW does not fail the comparison");
   cmd->add_flag("--fleet", options->fleet,
                 "many runs of like machines: flag runs worse than the fleet median");
   cmd->callback([options, exit_code] {
@@ -162,6 +164,11 @@ void add_compare_command(CLI::App& app, int* exit_code) {
         options->tolerance_path.empty() ? Tolerances{} : load_tolerances(options->tolerance_path);
     std::vector<ResultFile> runs;
     for (const std::string& path : options->files) runs.push_back(load_result_file(path));
+    if (!options->tolerance_path.empty()) {
+      std::vector<const ResultFile*> read;
+      for (const ResultFile& run : runs) read.push_back(&run);
+      validate_tolerances(tolerances, options->tolerance_path, read);
+    }
     if (options->fleet) {
       if (runs.size() < 2) throw UsageError{kExitBadInput, "compare --fleet needs at least two result files"};
       FleetOptions fleet;
@@ -177,6 +184,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
     CompareOptions compare;
     compare.threshold_pct = options->threshold.value_or(compare.threshold_pct);
     compare.tolerances = tolerances;
+    compare.allow_missing = options->allow_missing;
     const Comparison result = compare_runs(runs[0], runs[1], compare);
     std::cout << render_comparison(result, options->format);
     *exit_code = result.failed() ? kExitFailure : kExitOk;

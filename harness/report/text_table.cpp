@@ -25,16 +25,44 @@ std::string csv_field(const std::string& field) {
 
 std::string markdown_cell(const std::string& cell) {
   std::string escaped;
-  for (char c : cell) {
+  for (char c : printable(cell)) {
     if (c == '|') escaped += '\\';
     escaped += c;
   }
   return escaped;
 }
 
+std::vector<std::vector<std::string>> printable_rows(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::vector<std::string>> out = rows;
+  for (auto& row : out)
+    for (auto& cell : row) cell = printable(cell);
+  return out;
+}
+
 }  // namespace
 
+std::string printable(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c != 0x7f) {
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
 std::string TextTable::to_text() const {
+  const auto rows = printable_rows(this->rows);
   std::vector<std::size_t> widths(header.size(), 0);
   for (std::size_t c = 0; c < header.size(); ++c) widths[c] = header[c].size();
   for (const auto& row : rows)

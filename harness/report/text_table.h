@@ -16,6 +16,10 @@ struct TextTable {
   std::string to_csv() const;       // RFC 4180 quoting
 };
 
+// Control characters written visibly (\n, \t, \x1b...): a benchmark name read from a file may
+// carry a newline or a terminal escape sequence that would forge or hide lines of a report.
+std::string printable(const std::string& text);
+
 // Fixed-point with `digits` significant digits, e.g. 4823.1, 12.35, 0.4312.
 std::string format_number(double value, int digits = 4);
 
