@@ -172,6 +172,86 @@ TEST(Check, RetriesRerunOnlyFailingBenchmarks) {
   EXPECT_NE(render_check(stuck, "table").find("still failing after 2 retries"), std::string::npos);
 }
 
+TEST(Check, EveryGpuOfTheNodeIsChecked) {
+  ResultBuilder run;
+  for (int i = 0; i < 8; ++i)
+    run.bench("memory/stream/op:triad/gpu:gpu" + std::to_string(i), "bandwidth_gbps",
+              samples(i == 5 ? 3700 : 4400, 0.5, 10));  // GPU 5's HBM 15 % slow
+  run.gpu(3)["nvlink"]["links_active"] = 12;
+  const Baseline b = baseline_of({{{"name", "memory/stream/op:triad/gpu:*"}, {"floor", 4000}},
+                                  {{"name", "transfer/peer/src:*/dst:*"}, {"floor", 300}}});
+  const CheckReport r = check_run(b, run.parse());
+  EXPECT_EQ(line_for(r, "memory/stream/op:triad/gpu:gpu5").result, LineResult::kFail);
+  EXPECT_EQ(line_for(r, "memory/stream/op:triad/gpu:gpu4").result, LineResult::kPass);
+  EXPECT_EQ(line_for(r, "transfer/peer/src:gpu7/dst:gpu6").result, LineResult::kMissing);
+  EXPECT_EQ(r.count(LineResult::kMissing), 56);  // every ordered pair
+  EXPECT_EQ(line_for(r, "health/gpu3/nvlink").note, "NVLink 12 of 18 links active");
+  EXPECT_EQ(line_for(r, "health/gpu3/nvlink").result, LineResult::kFail);
+}
+
+TEST(Check, AGpuThatFellOffTheBusFails) {
+  const Baseline b = baseline_of(any_entry());
+  CheckOptions eight;
+  eight.expected_gpus = 8;
+  const CheckReport seven = check_run(b, ResultBuilder(7).bench(kTriad, "bandwidth_gbps", {4400}).parse(), eight);
+  EXPECT_EQ(line_for(seven, "health/gpus").result, LineResult::kFail);
+  EXPECT_NE(line_for(seven, "health/gpus").note.find("shows 7 of 8 GPUs"), std::string::npos);
+  EXPECT_TRUE(seven.failed());
+  EXPECT_FALSE(check_run(b, healthy_run().parse(), eight).failed());
+}
+
+TEST(Check, AllLinksDownIsAHealthFailureNotAnotherMachine) {
+  ResultBuilder down = healthy_run();
+  for (int i = 0; i < 8; ++i) down.gpu(i)["nvlink"]["links_active"] = 0;
+  const Baseline b = baseline_of(any_entry());
+  EXPECT_NO_THROW(verify_applies_to(b, down.parse()));
+  const CheckReport r = check_run(b, down.parse());
+  EXPECT_EQ(line_for(r, "health/gpu0/nvlink").result, LineResult::kFail);
+  EXPECT_EQ(r.count(LineResult::kFail), 8);
+  // One GPU shows no links to check: the rule is for GPUs joined to peers.
+  ResultBuilder single(1);
+  single.gpu(0)["nvlink"]["links_active"] = 0;
+  single.bench(kTriad, "bandwidth_gbps", {4400});
+  EXPECT_FALSE(check_run(b, single.parse()).failed());
+}
+
+TEST(Check, ImpossibleAndUnverifiedFiguresFail) {
+  ResultBuilder run = healthy_run();
+  run.last()["gpubench"]["peak"] = 0.5;  // launch latency: a time, no ceiling
+  run.bench("transfer/host_device/bytes:65536/engine:sm", "bandwidth_gbps", samples(3640, 0.5, 10));
+  run.last()["gpubench"]["peak"] = 63.0;
+  run.bench("memory/stream/op:dot", "bandwidth_gbps", samples(4000, 0.5, 10));
+  run.last()["gpubench"]["verified"] = false;
+  const Baseline b = baseline_of({{{"pattern", "*"}, {"floor", 1}}});
+  const CheckReport r = check_run(b, run.parse());
+  EXPECT_EQ(line_for(r, "transfer/host_device/bytes:65536/engine:sm").result, LineResult::kError);
+  EXPECT_NE(line_for(r, "transfer/host_device/bytes:65536/engine:sm").note.find("exceeds the physical peak"),
+            std::string::npos);
+  EXPECT_EQ(line_for(r, "memory/stream/op:dot").result, LineResult::kError);
+  EXPECT_TRUE(r.failed());
+  // Nor does baseline take such a figure as a floor.
+  int skipped = 0;
+  const Baseline made = make_baseline({run.parse()}, 5, "", &skipped);
+  EXPECT_EQ(skipped, 2);
+  for (const Expectation& e : made.expectations) EXPECT_EQ(e.name.find("host_device"), std::string::npos);
+}
+
+TEST(Check, ARetryThatErrorsLeavesTheFirstReport) {
+  const Baseline b = baseline_of({{{"name", kTriad}, {"floor", 4500}}, {{"name", kCopy}, {"floor", 3000}}});
+  auto broken = [](const std::vector<std::string>&) -> ResultFile {
+    throw UsageError{kExitBadInput, "configs/acceptance/h200.json: cannot open config file"};
+  };
+  const CheckReport r = check_with_retries(b, healthy_run().parse(), with_retries(1), broken);
+  EXPECT_EQ(line_for(r, kTriad).result, LineResult::kFail);
+  EXPECT_EQ(line_for(r, kCopy).result, LineResult::kPass);
+  ASSERT_EQ(r.retry_errors.size(), 1u);
+  EXPECT_TRUE(r.failed());
+  const std::string text = render_check(r, "table");
+  EXPECT_NE(text.find(kTriad), std::string::npos);
+  EXPECT_NE(text.find("check: retry 1: configs/acceptance/h200.json: cannot open config file (the report above"),
+            std::string::npos) << text;
+}
+
 TEST(Check, SuitesForRun) {
   EXPECT_EQ(suites_for(baseline_of({{{"name", kTriad}, {"floor", 1}}, {{"pattern", "launch/*"}, {"floor", 1}}})),
             (std::vector<std::string>{"launch", "memory"}));
