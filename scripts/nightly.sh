@@ -2,26 +2,36 @@
 # Nightly acceptance run of one node: runs the acceptance preset, keeps the night's JSON by
 # date, compares it with the previous night's and checks it against the model's baseline.
 #
-#   scripts/nightly.sh [--model M] [--results-dir DIR] [--retries N] [--date YYYY-MM-DD]
+#   scripts/nightly.sh [--model M] [--gpus N] [--results-dir DIR] [--retries N] [--date YYYY-MM-DD]
 #                      [--config FILE] [--baseline FILE] [--tolerance FILE] [-- GPUBENCH-RUN-ARGS...]
 #
 # Writes, in the results directory (default /var/lib/gpubench/<short hostname>/):
 #   <date>.json          the run (gpubench --config configs/acceptance/<model>.json --out ...)
 #   <date>-run.txt       the run's table;   <date>-run.log  its progress and messages
 #   <date>-compare.md    gpubench compare <previous night>.json <date>.json (if there is one)
-#   <date>-check.txt     gpubench check --baseline configs/baselines/<model>.json <date>.json
-# prints one summary line and exits with check's exit code: 0 pass, 1 a check failed (or a
-# benchmark failed, timed out or is missing). A regression against the previous night is
-# reported in the summary and in <date>-compare.md but does not change the exit code.
-# Exit 2: bad usage or input (no baseline, bad preset); 3: no usable GPU (from the run).
+#   <date>-check.txt     gpubench check --baseline configs/baselines/<model>.json --gpus N <date>.json
+# One baseline per GPU model serves nodes of any GPU count; --gpus (the node's class: how many
+# GPUs it must show) makes a GPU that fell off the bus a failure. Without it the count is not
+# checked, and the summary says so.
+# Prints one summary line and exits with check's exit code, the night's verdict:
+#   0  the node passed: every GPU, benchmark and health rule within the baseline
+#   1  the node FAILED: a figure below its floor, a benchmark failed, timed out or missing, a
+#      health rule broken (links down, ECC off, PCIe narrow), fewer GPUs than --gpus; the
+#      lines are in <date>-check.txt (a retry that could not run is reported there too)
+#   2  a problem of the set-up, not the node: bad usage, a baseline of another GPU model,
+#      a malformed baseline, preset or tolerance file
+#   3  no usable GPU or driver (from the run)
+# A regression against the previous night is reported in the summary and in <date>-compare.md
+# but does not change the exit code.
 #
 # Environment: GPUBENCH (the binary, default <repo>/build/gpubench), GPUBENCH_MODEL,
-# GPUBENCH_RESULTS_DIR; the options above win over them.
+# GPUBENCH_GPUS, GPUBENCH_RESULTS_DIR; the options above win over them.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 gpubench=${GPUBENCH:-$repo/build/gpubench}
-model=${GPUBENCH_MODEL:-}
+model=${GPUBENCH_MODEL:-h200}
+gpus=${GPUBENCH_GPUS:-}
 host=$(uname -n)
 host=${host%%.*}
 results_dir=${GPUBENCH_RESULTS_DIR:-/var/lib/gpubench/$host}
@@ -44,6 +54,7 @@ need_value() {
 while [[ $# -gt 0 ]]; do
   case $1 in
     --model) need_value "$@"; model=$2; shift 2 ;;
+    --gpus) need_value "$@"; gpus=$2; shift 2 ;;
     --results-dir) need_value "$@"; results_dir=$2; shift 2 ;;
     --retries) need_value "$@"; retries=$2; shift 2 ;;
     --date) need_value "$@"; day=$2; shift 2 ;;
@@ -58,33 +69,12 @@ done
 
 [[ $day =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] || die 2 "--date '$day' is not YYYY-MM-DD"
 [[ $retries =~ ^[0-9]+$ ]] || die 2 "--retries '$retries' is not a count"
+[[ -z $gpus || $gpus =~ ^[1-9][0-9]*$ ]] || die 2 "--gpus '$gpus' is not a GPU count"
 [[ -x $gpubench ]] || die 2 "no gpubench binary at $gpubench (build it, or set GPUBENCH)"
 
-# GPUs this job may use: CUDA_VISIBLE_DEVICES if set (as under Slurm), else nvidia-smi's list.
-visible_gpus() {
-  if [[ -n ${CUDA_VISIBLE_DEVICES:-} ]]; then
-    local -a ids
-    IFS=, read -r -a ids <<<"$CUDA_VISIBLE_DEVICES"
-    echo "${#ids[@]}"
-  elif command -v nvidia-smi >/dev/null 2>&1; then
-    nvidia-smi -L 2>/dev/null | grep -c '^GPU ' || true
-  else
-    echo 0
-  fi
-}
-
-# Model: given, else h200x<N> where a baseline for N visible GPUs exists, else h200.
-if [[ -z $model ]]; then
-  model=h200
-  gpus=$(visible_gpus)
-  if [[ $gpus -gt 1 && -f $repo/configs/baselines/h200x$gpus.json ]]; then model=h200x$gpus; fi
-fi
-# The preset: configs/acceptance/<model>.json, else the one of the model without its xN suffix
-# (one sweep serves every GPU count; families needing two GPUs skip on one).
-if [[ -z $config ]]; then
-  config=$repo/configs/acceptance/$model.json
-  [[ -f $config ]] || config=$repo/configs/acceptance/${model%x[0-9]*}.json
-fi
+# The preset: configs/acceptance/<model>.json (one sweep serves every GPU count; families
+# needing two GPUs skip on one).
+[[ -n $config ]] || config=$repo/configs/acceptance/$model.json
 [[ -n $baseline ]] || baseline=$repo/configs/baselines/$model.json
 for file in "$config" "$baseline" "$tolerance"; do
   [[ -r $file ]] || die 2 "cannot read $file (model '$model'; --model, --config, --baseline, --tolerance choose others)"
@@ -142,7 +132,10 @@ fi
 # 3. Against the baseline: its exit code is the script's. --retries re-runs failing
 #    benchmarks on this node before a failure stands.
 check_rc=0 check_out=$results_dir/$day-check.txt
-"$gpubench" check --baseline "$baseline" --retries "$retries" "$today" >"$check_out" 2>&1 || check_rc=$?
+gpu_args=()
+[[ -z $gpus ]] || gpu_args=(--gpus "$gpus")
+"$gpubench" check --baseline "$baseline" --retries "$retries" ${gpu_args[@]+"${gpu_args[@]}"} "$today" \
+  >"$check_out" 2>&1 || check_rc=$?
 check_note=$(grep -E '^check: [0-9]+ pass' "$check_out" | tail -n 1 || true)
 if [[ -n $check_note ]]; then
   check_note=${check_note#check: }
@@ -151,5 +144,6 @@ else
   check_note="error $check_rc: $(tail -n 1 "$check_out")"
 fi
 
+[[ -n $gpus ]] || check_note+=" (GPU count not checked: --gpus)"
 echo "nightly $host $day $model: check $check_note | compare $compare_note | $run_note | $today"
 exit "$check_rc"

@@ -283,7 +283,8 @@ TEST(Compare, ToleranceEntriesThatNameNothingAreBadInput) {
   };
   bad(R"({"suites": {"memroy": 5}})", "t.json: /suites/memroy: no suite \"memroy\"");
   bad(R"({"families": {"memory/strem": 5}})", "t.json: /families/memory/strem: no family");
-  bad(R"({"patterns": {"memory/stream/op:tirad/*": 5}})", "/patterns/memory/stream/op:tirad/*: the pattern matches no");
+  bad(R"({"patterns": {"memory/strem/op:triad/*": 5}})", "/patterns/memory/strem/op:triad/*: no family");
+  bad(R"({"patterns": {"memroy/*": 5}})", "/patterns/memroy/*: no suite \"memroy\"");
   bad(R"({"metrics": {"bandwith_gbps": 5}})", "/metrics/bandwith_gbps: no benchmark of the compared files");
   bad(R"({"families": {"memory/stream": {"metrics": {"tflops": 5}}}})", "/families/memory/stream/metrics/tflops");
   // Suites the files do not hold may still be named: one tolerance file serves partial runs.

@@ -32,8 +32,9 @@ struct Tolerances {
 Tolerances load_tolerances(const std::string& path);
 Tolerances parse_tolerances(const JsonAt& node);
 // Throws UsageError{kExitBadInput} naming the file and the first entry that names nothing: a
-// suite that is neither in the runs nor a known suite; a family or pattern of a suite the runs
-// hold that matches none of their benchmarks; a metric none of the runs has. A misspelt entry
+// suite that is neither in the runs nor a known suite; a family (or a pattern's literal
+// suite/family) of a suite the runs hold that none of their benchmarks is in; a metric none of
+// the runs has. A misspelt entry
 // silently leaves its benchmarks at the default threshold.
 void validate_tolerances(const Tolerances& tolerances, const std::string& file,
                          const std::vector<const ResultFile*>& runs);

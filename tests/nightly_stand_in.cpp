@@ -1,0 +1,63 @@
+// A gpubench for tests/test_nightly.cpp: scripts/nightly.sh runs it as $GPUBENCH. A run
+// (no subcommand) writes the canned result $STAND_IN_RUN to --out and exits $STAND_IN_RUN_EXIT;
+// compare, check and baseline are the real commands, and check's retries get $STAND_IN_RETRY
+// (or fail with $STAND_IN_RETRY_ERROR) after opening the config file as the real runner does.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "harness/cli/commands.h"
+#include "harness/report/exit_codes.h"
+#include "harness/report/result_file.h"
+
+namespace {
+
+const char* env(const char* name) { return std::getenv(name); }
+
+nlohmann::json retry_run(const gpubench::RunRequest& request) {
+  if (!request.config_path.empty() && !std::ifstream(request.config_path))
+    throw gpubench::UsageError{gpubench::kExitBadInput, request.config_path + ": cannot open config file"};
+  if (const char* error = env("STAND_IN_RETRY_ERROR")) throw gpubench::UsageError{gpubench::kExitBadInput, error};
+  const char* path = env("STAND_IN_RETRY");
+  if (!path) throw gpubench::UsageError{gpubench::kExitBadInput, "stand-in: no STAND_IN_RETRY"};
+  return gpubench::read_json_file(path);
+}
+
+int canned_run(int argc, char** argv) {
+  std::string out;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--out") == 0) out = argv[i + 1];
+  const char* canned = env("STAND_IN_RUN");
+  if (out.empty() || !canned) {
+    std::fprintf(stderr, "stand-in: a run needs --out and STAND_IN_RUN\n");
+    return gpubench::kExitBadInput;
+  }
+  std::filesystem::copy_file(canned, out, std::filesystem::copy_options::overwrite_existing);
+  return env("STAND_IN_RUN_EXIT") ? std::atoi(env("STAND_IN_RUN_EXIT")) : gpubench::kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || (std::strcmp(argv[1], "compare") && std::strcmp(argv[1], "check") && std::strcmp(argv[1], "baseline")))
+    return canned_run(argc, argv);
+  CLI::App app{"gpubench stand-in"};
+  int exit_code = gpubench::kExitOk;
+  gpubench::add_compare_command(app, &exit_code);
+  gpubench::add_check_command(app, &exit_code, retry_run);
+  gpubench::add_baseline_command(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : gpubench::kExitBadInput;
+  } catch (const gpubench::UsageError& error) {
+    std::fprintf(stderr, "gpubench: %s\n", error.message.c_str());
+    return error.code;
+  }
+  return exit_code;
+}
