@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (fuzz/) with clang and runs each for SECONDS (default 120).
 #   scripts/fuzz.sh [SECONDS]
 # The corpus grows in build-fuzz/corpus/<loader>, seeded from fuzz/corpus/<loader> plus the
-# real result and baseline files in results/ and configs/baselines/. A crash leaves its input
+# real files: results/, configs/baselines/, configs/tolerance.json, configs/acceptance/. A crash leaves its input
 # in build-fuzz/artifacts/ and makes this script exit non-zero; replay it with
 #   build-fuzz/fuzz_<loader>_loader build-fuzz/artifacts/crash-...
 set -euo pipefail
@@ -13,19 +13,21 @@ build=${GPUBENCH_FUZZ_BUILD:-$root/build-fuzz}
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (apt-get install clang)" >&2; exit 2; }
 
 cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-ninja -C "$build" fuzz_result_loader fuzz_baseline_loader
+loaders=(result baseline tolerance config)
+ninja -C "$build" -j "${GPUBENCH_FUZZ_JOBS:-2}" $(printf 'fuzz_%s_loader ' "${loaders[@]}")
 
 mkdir -p "$build/artifacts"
 status=0
-for loader in result baseline; do
+for loader in "${loaders[@]}"; do
   corpus="$build/corpus/$loader"
   mkdir -p "$corpus"
   cp -n "$root/fuzz/corpus/$loader/"*.json "$corpus/" 2>/dev/null || true
-  if [[ $loader == result ]]; then
-    find "$root/results" -name '*.json' -size -1M -exec cp -n {} "$corpus/" \; 2>/dev/null || true
-  else
-    cp -n "$root/configs/baselines/"*.json "$corpus/" 2>/dev/null || true
-  fi
+  case $loader in
+    result) find "$root/results" -name '*.json' -size -1M -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
+    baseline) cp -n "$root/configs/baselines/"*.json "$corpus/" 2>/dev/null || true ;;
+    tolerance) cp -n "$root/configs/tolerance.json" "$corpus/" 2>/dev/null || true ;;
+    config) cp -n "$root/configs/acceptance/"*.json "$corpus/" 2>/dev/null || true ;;
+  esac
   echo "fuzz.sh: fuzz_${loader}_loader for ${seconds}s"
   "$build/fuzz_${loader}_loader" "$corpus" -dict="$root/fuzz/json.dict" -max_total_time="$seconds" \
       -max_len=65536 -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
