@@ -1,11 +1,11 @@
 // `gpubench check`: the command and its renderings.
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
 
 #include "harness/analysis/check.h"
 #include "harness/cli/commands.h"
+#include "harness/report/config_files.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -21,16 +21,6 @@ std::string note_text(const CheckLine& line) {
     retried += " (first run: " + std::string(to_string(*line.first_result)) +
                (line.first_value ? " at " + format_number(*line.first_value) : "") + ")";
   return retried + (line.note.empty() ? "" : "; " + line.note);
-}
-
-// The installation's configs/ folders, from where this binary is: <prefix>/bin/gpubench or
-// <build>/gpubench next to the source tree's configs/.
-std::vector<std::string> installed_configs() {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  const std::filesystem::path up = exe.parent_path().parent_path();
-  return {(up / "configs").string(), (up / "share" / "gpubench" / "configs").string()};
 }
 
 std::string summary_line(const CheckReport& r) {
@@ -108,7 +98,7 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
     // Found when a run needs it: a retry that cannot find it reports so beside the first report.
     auto with_config = [&](RunRequest r) {
       if (!baseline.run.config.empty())
-        r.config_path = locate_baseline_file(baseline, baseline.run.config, installed_configs());
+        r.config_path = locate_baseline_file(baseline, baseline.run.config, config_search_path());
       return r;
     };
     const bool need_runner = options->run_path.empty() || options->check.retries > 0;
