@@ -14,18 +14,19 @@
 #include "harness/cli/commands.h"
 #include "harness/report/exit_codes.h"
 #include "harness/report/result_file.h"
+#include "harness/report/run_document.h"
 
 namespace {
 
 const char* env(const char* name) { return std::getenv(name); }
 
-nlohmann::json retry_run(const gpubench::RunRequest& request) {
+gpubench::RunDocument retry_run(const gpubench::RunRequest& request) {
   if (!request.config_path.empty() && !std::ifstream(request.config_path))
     throw gpubench::UsageError{gpubench::kExitBadInput, request.config_path + ": cannot open config file"};
   if (const char* error = env("STAND_IN_RETRY_ERROR")) throw gpubench::UsageError{gpubench::kExitBadInput, error};
   const char* path = env("STAND_IN_RETRY");
   if (!path) throw gpubench::UsageError{gpubench::kExitBadInput, "stand-in: no STAND_IN_RETRY"};
-  return gpubench::read_json_file(path);
+  return gpubench::load_run_document(path);
 }
 
 int canned_run(int argc, char** argv) {

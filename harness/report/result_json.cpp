@@ -165,7 +165,12 @@ BenchResult read_bench_result(const JsonAt& entry) {
     if (r.status == Status::kOk && !r.metrics.count(r.primary_metric))
       primary->fail("primary metric \"" + r.primary_metric + "\" is not among the metrics");
   }
-  if (auto peak = g.find("peak")) r.peak = peak->num();
+  if (auto peak = g.find("peak")) {
+    r.peak = peak->num();
+  } else if (auto pct = g.find("pct_of_peak"); pct && pct->num() > 0 && r.metrics.count(r.primary_metric)) {
+    // Files that recorded % of peak alone still say what the peak was.
+    r.peak = r.metrics.at(r.primary_metric).summary().median * 100 / pct->num();
+  }
   r.peak_source = optional_string(g, "peak_source");
   if (auto telemetry = g.find("telemetry")) {
     if (auto throttled = telemetry->find("throttled")) throttled->boolean();
