@@ -8,6 +8,7 @@
 
 #include "benches/conv/conv_layer.h"
 #include "benches/conv/engine_choice.h"
+#include "harness/core/cudnn/engine_plans.h"
 #include "benches/conv/layer_sets.h"
 #include "harness/core/family.h"
 #include "harness/system/library.h"
@@ -188,7 +189,7 @@ TEST(EngineRule, StrictFp32ExcludesTensorCoresAndHalfPrecisionNeedsFp32Accumulat
 }
 
 TEST(EngineRule, ChoiceIdentityNamesEngineKnobsAndNotes) {
-  EngineChoice choice;
+  cudnn::EngineChoice choice;
   choice.engine = 12;
   choice.knobs = {{2, 3}, {17, 1}};
   choice.numerical_notes = {CUDNN_NUMERICAL_NOTE_TENSOR_CORE};

@@ -29,7 +29,7 @@ ConvCase::ConvCase(cudnnHandle_t handle, const ConvSpec& spec, std::int64_t work
   if (spec.pass != ConvPass::kForward) kernels::fill_conv_signed(y_.get(), ys, type, seed + 2, stream);
   try {
     graph_ = std::make_unique<ConvGraph>(handle, spec);
-  } catch (const CudnnError& error) {
+  } catch (const cudnn::CudnnError& error) {
     if (error.status != CUDNN_STATUS_NOT_SUPPORTED && error.status != CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED) throw;
     plans_.why_none = std::string("cuDNN cannot express this convolution: ") + error.what();
     return;
@@ -52,8 +52,8 @@ void ConvCase::keep_only(std::size_t index) {
 void ConvCase::bind(void* workspace) { variant_pack_ = make_variant_pack(x_.get(), w_.get(), y_.get(), workspace); }
 
 void ConvCase::run(std::size_t plan, cudaStream_t stream) const {
-  GPUBENCH_CUDNN(CudnnApi::get().cudnnSetStream(handle_, stream));
-  execute(handle_, plans_.plans[plan], variant_pack_);
+  GPUBENCH_CUDNN(cudnn::CudnnApi::get().cudnnSetStream(handle_, stream));
+  cudnn::execute(handle_, plans_.plans[plan], variant_pack_);
 }
 
 void ConvCase::verify(State& s, cudaStream_t stream) const {

@@ -78,41 +78,6 @@ OperationAttributes operation_attributes(ConvPass pass) {
           CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA};
 }
 
-// Fills `choice` from a heuristic's engine configuration.
-void describe(cudnnBackendDescriptor_t config, EngineChoice& choice) {
-  const CudnnApi& api = CudnnApi::get();
-  BackendDescriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
-  cudnnBackendDescriptor_t engine_raw = engine.get();
-  std::int64_t count = 0;
-  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(config, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                              &count, &engine_raw));
-  choice.engine = engine.get_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX);
-  // Arrays sized by this header's counts: an older library fills fewer, never more.
-  std::array<cudnnBackendNumericalNote_t, CUDNN_NUMERICAL_NOTE_TYPE_COUNT> notes{};
-  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
-                                              static_cast<std::int64_t>(notes.size()), &count, notes.data()));
-  choice.numerical_notes.assign(notes.begin(), notes.begin() + count);
-  std::array<cudnnBackendBehaviorNote_t, CUDNN_BEHAVIOR_NOTE_TYPE_COUNT> behaviors{};
-  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE,
-                                              static_cast<std::int64_t>(behaviors.size()), &count, behaviors.data()));
-  choice.behavior_notes.assign(behaviors.begin(), behaviors.begin() + count);
-  std::vector<BackendDescriptor> knobs;
-  std::vector<cudnnBackendDescriptor_t> knob_raw;
-  for (int i = 0; i < CUDNN_KNOB_TYPE_COUNTS; ++i) {
-    knobs.emplace_back(CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
-    knob_raw.push_back(knobs.back().get());
-  }
-  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(config, CUDNN_ATTR_ENGINECFG_KNOB_CHOICES, CUDNN_TYPE_BACKEND_DESCRIPTOR,
-                                              static_cast<std::int64_t>(knob_raw.size()), &count, knob_raw.data()));
-  for (std::int64_t i = 0; i < count; ++i) {
-    cudnnBackendKnobType_t type{};
-    std::int64_t got = 0;
-    GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(knob_raw[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, CUDNN_TYPE_KNOB_TYPE, 1,
-                                                &got, &type));
-    choice.knobs.emplace_back(static_cast<int>(type), knobs[i].get_int64(CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE));
-  }
-}
-
 }  // namespace
 
 kernels::ConvGeometry geometry(const ConvSpec& spec) {
@@ -188,88 +153,20 @@ ConvGraph::ConvGraph(cudnnHandle_t handle, const ConvSpec& spec) : handle_(handl
   operation_.set(attributes.beta, CUDNN_TYPE_FLOAT, 1, &beta);
   operation_.finalize();
 
-  graph_ = BackendDescriptor(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
-  cudnnBackendDescriptor_t op = operation_.get();
-  graph_.set(CUDNN_ATTR_OPERATIONGRAPH_OPS, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op);
-  // Deprecated in 9.19's header but required by the 9.14 library the nodes carry.
-  graph_.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle_);
-  graph_.finalize();
-}
-
-void ConvGraph::add_candidates(cudnnBackendHeurMode_t mode, std::int64_t workspace_limit, std::size_t max_plans,
-                               ConvPlans& out) const {
-  const CudnnApi& api = CudnnApi::get();
-  BackendDescriptor heuristics(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
-  heuristics.set_descriptor(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph_);
-  heuristics.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode);
-  if (heuristics.try_finalize() != CUDNN_STATUS_SUCCESS) {
-    if (out.why_none.empty()) out.why_none = "cuDNN heuristics: " + cudnn_last_error();
-    return;
-  }
-  std::int64_t count = 0;
-  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                              CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr));
-  std::vector<BackendDescriptor> configs;
-  std::vector<cudnnBackendDescriptor_t> raw;
-  for (std::int64_t i = 0; i < count; ++i) {
-    configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-    raw.push_back(configs.back().get());
-  }
-  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
-                                              CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, raw.data()));
-  for (std::int64_t i = 0; i < count && out.plans.size() < max_plans; ++i) {
-    ConvPlan candidate;
-    describe(raw[i], candidate.choice);
-    candidate.choice.heuristic = mode == CUDNN_HEUR_MODE_A;
-    bool seen = false;
-    for (const auto& p : out.plans) seen = seen || p.choice.same_config(candidate.choice);
-    if (seen) continue;
-    if (!engine_allowed(spec_.precision, candidate.choice.numerical_notes)) {
-      ++out.rejected_by_notes;
-      continue;
-    }
-    candidate.plan = BackendDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-    candidate.plan.set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle_);
-    candidate.plan.set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw[i]);
-    if (candidate.plan.try_finalize() != CUDNN_STATUS_SUCCESS) {
-      ++out.failed_to_finalize;
-      if (out.why_none.empty()) out.why_none = "cuDNN execution plan: " + cudnn_last_error();
-      continue;
-    }
-    candidate.choice.workspace_bytes = candidate.plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE);
-    if (candidate.choice.workspace_bytes > workspace_limit) {
-      ++out.rejected_by_workspace;
-      continue;
-    }
-    out.plans.push_back(std::move(candidate));
-  }
+  graph_ = cudnn::operation_graph(handle_, {&operation_});
 }
 
 ConvPlans ConvGraph::plans(std::int64_t workspace_limit, std::size_t max_plans) const {
-  ConvPlans out;
-  add_candidates(CUDNN_HEUR_MODE_A, workspace_limit, max_plans, out);
-  add_candidates(CUDNN_HEUR_MODE_FALLBACK, workspace_limit, max_plans, out);
-  if (out.plans.empty())
-    out.why_none = "no cuDNN engine for this convolution (" + std::to_string(out.rejected_by_notes) +
-                   " excluded by the precision's numerical rule, " + std::to_string(out.rejected_by_workspace) +
-                   " over the workspace limit, " + std::to_string(out.failed_to_finalize) + " not finalized)" +
-                   (out.why_none.empty() ? "" : ": " + out.why_none);
-  return out;
+  const Precision precision = spec_.precision;
+  const cudnn::PlanLimits limits{workspace_limit, max_plans,
+                                 [precision](const std::vector<cudnnBackendNumericalNote_t>& notes) {
+                                   return engine_allowed(precision, notes);
+                                 }};
+  return cudnn::engine_plans(handle_, graph_, limits, "this convolution");
 }
 
 BackendDescriptor make_variant_pack(void* x, void* w, void* y, void* workspace) {
-  BackendDescriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-  std::vector<std::int64_t> ids{kXId, kWId, kYId};
-  void* pointers[] = {x, w, y};
-  pack.set_int64s(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, ids);
-  pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, 3, pointers);
-  pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace);
-  pack.finalize();
-  return pack;
-}
-
-void execute(cudnnHandle_t handle, const ConvPlan& plan, const BackendDescriptor& variant_pack) {
-  GPUBENCH_CUDNN(CudnnApi::get().cudnnBackendExecute(handle, plan.plan.get(), variant_pack.get()));
+  return cudnn::variant_pack({kXId, kWId, kYId}, {x, w, y}, workspace);
 }
 
 }  // namespace gpubench::conv

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "benches/conv/conv_layer.h"
-#include "benches/conv/cudnn_api.h"
 #include "benches/conv/engine_choice.h"
+#include "harness/core/cudnn/engine_plans.h"
 #include "kernels/conv_reference.cuh"
 
 namespace gpubench::conv {
@@ -28,17 +28,9 @@ kernels::ConvElement element(Precision precision);
 kernels::ConvDirection direction(ConvPass pass);
 std::int64_t element_bytes(Precision precision);
 
-struct ConvPlan {
-  BackendDescriptor plan;
-  EngineChoice choice;
-};
-
-// The plans cuDNN offers, or why there are none (cuDNN's own words where it gave them).
-struct ConvPlans {
-  std::vector<ConvPlan> plans;  // mode A's ranking first, then the fallback list's
-  std::string why_none;
-  int rejected_by_notes = 0, rejected_by_workspace = 0, failed_to_finalize = 0;
-};
+using cudnn::BackendDescriptor;
+using ConvPlan = cudnn::EnginePlan;
+using ConvPlans = cudnn::EnginePlans;
 
 class ConvGraph {
  public:
@@ -50,9 +42,6 @@ class ConvGraph {
   const ConvSpec& spec() const { return spec_; }
 
  private:
-  void add_candidates(cudnnBackendHeurMode_t mode, std::int64_t workspace_limit, std::size_t max_plans,
-                      ConvPlans& out) const;
-
   cudnnHandle_t handle_;
   ConvSpec spec_;
   BackendDescriptor x_, w_, y_, convolution_, operation_, graph_;
@@ -60,6 +49,5 @@ class ConvGraph {
 
 // Binds x (or dx), w (or dw), y (or dy) and a workspace large enough for every plan it runs.
 BackendDescriptor make_variant_pack(void* x, void* w, void* y, void* workspace);
-void execute(cudnnHandle_t handle, const ConvPlan& plan, const BackendDescriptor& variant_pack);
 
 }  // namespace gpubench::conv

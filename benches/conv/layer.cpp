@@ -15,8 +15,8 @@ void run_layer(gpubench::State& s, ConvPass pass) {
   const std::string& algo = s.get_str("algo");
   if (algo != "best" && algo != "heuristic") s.fail("algo must be best or heuristic, not '" + algo + "'");
   const ConvSpec spec = spec_from_axes(s, pass, installed_layer(s.get_str("net"), s.get_str("layer")));
-  auto& handle = s.resource<CudnnHandle>();
-  auto& workspace = s.resource<ConvWorkspace>();
+  auto& handle = s.resource<gpubench::cudnn::CudnnHandle>();
+  auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
   ConvCase conv(handle.get(), spec, workspace_limit_bytes(s), algo == "best" ? kBestCandidates : 1, 0x5EED, s.stream());
   if (!conv.runnable()) s.skip(conv.why_not_runnable());
   conv.bind(workspace.reserve(conv.largest_workspace()));

@@ -42,8 +42,8 @@ void run_network(gpubench::State& s) {
   const std::string& pass = s.get_str("pass");
   if (pass != "fwd" && pass != "fwd_bwd") s.fail("pass must be fwd or fwd_bwd, not '" + pass + "'");
   const bool backward = pass == "fwd_bwd";
-  auto& handle = s.resource<CudnnHandle>();
-  auto& workspace = s.resource<ConvWorkspace>();
+  auto& handle = s.resource<gpubench::cudnn::CudnnHandle>();
+  auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
   std::vector<std::unique_ptr<ConvCase>> convs;
   std::int64_t largest = 0;
   for (const auto& layer : set.layers) {

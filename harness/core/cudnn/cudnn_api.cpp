@@ -1,10 +1,10 @@
-#include "benches/conv/cudnn_api.h"
+#include "harness/core/cudnn/cudnn_api.h"
 
 #include <cuda_runtime_api.h>
 
 #include "harness/core/cuda_check.h"
 
-namespace gpubench::conv {
+namespace gpubench::cudnn {
 
 std::string cudnn_last_error() {
   char message[1024] = {};
@@ -50,6 +50,13 @@ void BackendDescriptor::set_descriptor(cudnnBackendAttributeName_t name, const B
   set(name, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw);
 }
 
+void BackendDescriptor::set_descriptors(cudnnBackendAttributeName_t name,
+                                        const std::vector<const BackendDescriptor*>& values) {
+  std::vector<cudnnBackendDescriptor_t> raw;
+  for (const BackendDescriptor* value : values) raw.push_back(value->get());
+  set(name, CUDNN_TYPE_BACKEND_DESCRIPTOR, static_cast<std::int64_t>(raw.size()), raw.data());
+}
+
 cudnnStatus_t BackendDescriptor::try_finalize() { return CudnnApi::get().cudnnBackendFinalize(descriptor_); }
 
 void BackendDescriptor::finalize() { GPUBENCH_CUDNN(try_finalize()); }
@@ -69,18 +76,20 @@ CudnnHandle::~CudnnHandle() {
   if (handle_) CudnnApi::get().cudnnDestroy(handle_);
 }
 
+std::size_t CudnnHandle::version_number() const { return CudnnApi::get().cudnnGetVersion(); }
+
 std::string CudnnHandle::version() const {
-  const std::size_t v = CudnnApi::get().cudnnGetVersion();  // major*10000 + minor*100 + patch in cuDNN 9
+  const std::size_t v = version_number();
   return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
-ConvWorkspace::ConvWorkspace(int device) { GPUBENCH_CUDA(cudaSetDevice(device)); }
+CudnnWorkspace::CudnnWorkspace(int device) { GPUBENCH_CUDA(cudaSetDevice(device)); }
 
-ConvWorkspace::~ConvWorkspace() {
+CudnnWorkspace::~CudnnWorkspace() {
   if (data_) cudaFree(data_);
 }
 
-void* ConvWorkspace::reserve(std::int64_t bytes) {
+void* CudnnWorkspace::reserve(std::int64_t bytes) {
   if (bytes <= bytes_) return data_;
   if (data_) {
     GPUBENCH_CUDA(cudaDeviceSynchronize());  // work enqueued earlier may still use it
@@ -93,4 +102,4 @@ void* ConvWorkspace::reserve(std::int64_t bytes) {
   return data_;
 }
 
-}  // namespace gpubench::conv
+}  // namespace gpubench::cudnn

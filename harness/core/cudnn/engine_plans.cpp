@@ -1,0 +1,170 @@
+#include "harness/core/cudnn/engine_plans.h"
+
+#include <algorithm>
+#include <array>
+
+namespace gpubench::cudnn {
+namespace {
+
+// Fills `choice` from a heuristic's engine configuration.
+void describe(cudnnBackendDescriptor_t config, EngineChoice& choice) {
+  const CudnnApi& api = CudnnApi::get();
+  BackendDescriptor engine(CUDNN_BACKEND_ENGINE_DESCRIPTOR);
+  cudnnBackendDescriptor_t engine_raw = engine.get();
+  std::int64_t count = 0;
+  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(config, CUDNN_ATTR_ENGINECFG_ENGINE, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1,
+                                              &count, &engine_raw));
+  choice.engine = engine.get_int64(CUDNN_ATTR_ENGINE_GLOBAL_INDEX);
+  // Arrays sized by this header's counts: an older library fills fewer, never more.
+  std::array<cudnnBackendNumericalNote_t, CUDNN_NUMERICAL_NOTE_TYPE_COUNT> notes{};
+  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_NUMERICAL_NOTE, CUDNN_TYPE_NUMERICAL_NOTE,
+                                              static_cast<std::int64_t>(notes.size()), &count, notes.data()));
+  choice.numerical_notes.assign(notes.begin(), notes.begin() + count);
+  std::array<cudnnBackendBehaviorNote_t, CUDNN_BEHAVIOR_NOTE_TYPE_COUNT> behaviors{};
+  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(engine.get(), CUDNN_ATTR_ENGINE_BEHAVIOR_NOTE, CUDNN_TYPE_BEHAVIOR_NOTE,
+                                              static_cast<std::int64_t>(behaviors.size()), &count, behaviors.data()));
+  choice.behavior_notes.assign(behaviors.begin(), behaviors.begin() + count);
+  std::vector<BackendDescriptor> knobs;
+  std::vector<cudnnBackendDescriptor_t> knob_raw;
+  for (int i = 0; i < CUDNN_KNOB_TYPE_COUNTS; ++i) {
+    knobs.emplace_back(CUDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
+    knob_raw.push_back(knobs.back().get());
+  }
+  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(config, CUDNN_ATTR_ENGINECFG_KNOB_CHOICES, CUDNN_TYPE_BACKEND_DESCRIPTOR,
+                                              static_cast<std::int64_t>(knob_raw.size()), &count, knob_raw.data()));
+  for (std::int64_t i = 0; i < count; ++i) {
+    cudnnBackendKnobType_t type{};
+    std::int64_t got = 0;
+    GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(knob_raw[i], CUDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, CUDNN_TYPE_KNOB_TYPE, 1,
+                                                &got, &type));
+    choice.knobs.emplace_back(static_cast<int>(type), knobs[i].get_int64(CUDNN_ATTR_KNOB_CHOICE_KNOB_VALUE));
+  }
+}
+
+void add_candidates(cudnnHandle_t handle, const BackendDescriptor& graph, cudnnBackendHeurMode_t mode,
+                    const PlanLimits& limits, EnginePlans& out) {
+  const CudnnApi& api = CudnnApi::get();
+  BackendDescriptor heuristics(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
+  heuristics.set_descriptor(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph);
+  heuristics.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode);
+  if (heuristics.try_finalize() != CUDNN_STATUS_SUCCESS) {
+    if (out.why_none.empty()) out.why_none = "cuDNN heuristics: " + cudnn_last_error();
+    return;
+  }
+  std::int64_t count = 0;
+  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                                              CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr));
+  std::vector<BackendDescriptor> configs;
+  std::vector<cudnnBackendDescriptor_t> raw;
+  for (std::int64_t i = 0; i < count; ++i) {
+    configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    raw.push_back(configs.back().get());
+  }
+  GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
+                                              CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, raw.data()));
+  for (std::int64_t i = 0; i < count && out.plans.size() < limits.max_plans; ++i) {
+    EnginePlan candidate;
+    describe(raw[i], candidate.choice);
+    candidate.choice.heuristic = mode == CUDNN_HEUR_MODE_A;
+    bool seen = false;
+    for (const auto& p : out.plans) seen = seen || p.choice.same_config(candidate.choice);
+    if (seen) continue;
+    if (limits.allowed && !limits.allowed(candidate.choice.numerical_notes)) {
+      ++out.rejected_by_notes;
+      continue;
+    }
+    candidate.plan = BackendDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
+    candidate.plan.set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle);
+    candidate.plan.set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw[i]);
+    if (candidate.plan.try_finalize() != CUDNN_STATUS_SUCCESS) {
+      ++out.failed_to_finalize;
+      if (out.why_none.empty()) out.why_none = "cuDNN execution plan: " + cudnn_last_error();
+      continue;
+    }
+    candidate.choice.workspace_bytes = candidate.plan.get_int64(CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE);
+    if (candidate.choice.workspace_bytes > limits.workspace_bytes) {
+      ++out.rejected_by_workspace;
+      continue;
+    }
+    out.plans.push_back(std::move(candidate));
+  }
+}
+
+}  // namespace
+
+bool EngineChoice::has(cudnnBackendNumericalNote_t note) const {
+  return std::find(numerical_notes.begin(), numerical_notes.end(), note) != numerical_notes.end();
+}
+
+const char* numerical_note_name(cudnnBackendNumericalNote_t note) {
+  switch (note) {
+    case CUDNN_NUMERICAL_NOTE_TENSOR_CORE: return "tensor_core";
+    case CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS: return "down_convert_inputs";
+    case CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION: return "reduced_precision_reduction";
+    case CUDNN_NUMERICAL_NOTE_FFT: return "fft";
+    case CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC: return "nondeterministic";
+    case CUDNN_NUMERICAL_NOTE_WINOGRAD: return "winograd";
+    case CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_4x4: return "winograd_4x4";
+    case CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_6x6: return "winograd_6x6";
+    case CUDNN_NUMERICAL_NOTE_WINOGRAD_TILE_13x13: return "winograd_13x13";
+    case CUDNN_NUMERICAL_NOTE_STRICT_NAN_PROP: return "strict_nan_prop";
+    default: return "other";
+  }
+}
+
+nlohmann::json EngineChoice::identity() const {
+  nlohmann::json knob_settings = nlohmann::json::object();
+  for (const auto& [type, value] : knobs) knob_settings[std::to_string(type)] = value;
+  nlohmann::json notes = nlohmann::json::array();
+  for (auto note : numerical_notes) notes.push_back(numerical_note_name(note));
+  return {{"engine", engine}, {"knobs", knob_settings}, {"numerical_notes", notes}, {"workspace_bytes", workspace_bytes}};
+}
+
+std::string EngineChoice::label() const {
+  std::string text = "engine " + std::to_string(engine);
+  std::string notes;
+  for (auto note : numerical_notes) notes += (notes.empty() ? "" : ",") + std::string(numerical_note_name(note));
+  if (!notes.empty()) text += " (" + notes + ")";
+  if (!knobs.empty()) text += " knobs";
+  for (const auto& [type, value] : knobs) text += " " + std::to_string(type) + "=" + std::to_string(value);
+  return text;
+}
+
+BackendDescriptor operation_graph(cudnnHandle_t handle, const std::vector<const BackendDescriptor*>& operations) {
+  BackendDescriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
+  graph.set_descriptors(CUDNN_ATTR_OPERATIONGRAPH_OPS, operations);
+  // Deprecated in 9.19's header but required by the 9.14 library the nodes carry.
+  graph.set(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle);
+  graph.finalize();
+  return graph;
+}
+
+EnginePlans engine_plans(cudnnHandle_t handle, const BackendDescriptor& graph, const PlanLimits& limits,
+                         const std::string& what) {
+  EnginePlans out;
+  add_candidates(handle, graph, CUDNN_HEUR_MODE_A, limits, out);
+  add_candidates(handle, graph, CUDNN_HEUR_MODE_FALLBACK, limits, out);
+  if (out.plans.empty())
+    out.why_none = "no cuDNN engine for " + what + " (" + std::to_string(out.rejected_by_notes) +
+                   " excluded by the precision's numerical rule, " + std::to_string(out.rejected_by_workspace) +
+                   " over the workspace limit, " + std::to_string(out.failed_to_finalize) + " not finalized)" +
+                   (out.why_none.empty() ? "" : ": " + out.why_none);
+  return out;
+}
+
+BackendDescriptor variant_pack(const std::vector<std::int64_t>& ids, const std::vector<void*>& pointers,
+                               void* workspace) {
+  BackendDescriptor pack(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
+  pack.set_int64s(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, ids);
+  pack.set(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, static_cast<std::int64_t>(pointers.size()),
+           pointers.data());
+  pack.set(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &workspace);
+  pack.finalize();
+  return pack;
+}
+
+void execute(cudnnHandle_t handle, const EnginePlan& plan, const BackendDescriptor& variant_pack) {
+  GPUBENCH_CUDNN(CudnnApi::get().cudnnBackendExecute(handle, plan.plan.get(), variant_pack.get()));
+}
+
+}  // namespace gpubench::cudnn
