@@ -1,0 +1,171 @@
+#include "benches/attention/attention_case.h"
+
+#include <algorithm>
+
+#include "kernels/conv_reference.cuh"
+#include "kernels/random_fill.cuh"
+#include "kernels/softmax.cuh"
+
+namespace gpubench::attention {
+namespace {
+
+std::size_t tensor_bytes(const AttentionShape& shape) {
+  return static_cast<std::size_t>(shape.qkv_elements() * element_bytes(shape.element));
+}
+
+kernels::ConvElement fill_element(Element element) {
+  return element == Element::kBf16 ? kernels::ConvElement::kBfloat16 : kernels::ConvElement::kHalf;
+}
+
+cudaDataType_t lt_type(Element element) { return element == Element::kBf16 ? CUDA_R_16BF : CUDA_R_16F; }
+
+// Row-major S[i][j] = Q_i·K_j is column-major C = Kᵀ·Q with K and Q read as D x S column-major.
+BatchedGemm scores_gemm(const AttentionShape& shape) {
+  const std::int64_t s = shape.seq, d = shape.head_dim;
+  BatchedGemm g;
+  g.m = s, g.n = s, g.k = d, g.batch = shape.heads_total(), g.transpose_a = true;
+  g.lda = d, g.ldb = d, g.ldc = s;
+  g.stride_a = s * d, g.stride_b = s * d, g.stride_c = s * s;
+  g.type = lt_type(shape.element);
+  return g;
+}
+
+// Row-major O[i][d] = Σ_j P[i][j] V[j][d] is column-major O = V·P with V as D x S, P as S x S.
+BatchedGemm output_gemm(const AttentionShape& shape) {
+  const std::int64_t s = shape.seq, d = shape.head_dim;
+  BatchedGemm g;
+  g.m = d, g.n = s, g.k = s, g.batch = shape.heads_total();
+  g.lda = d, g.ldb = s, g.ldc = d;
+  g.stride_a = s * d, g.stride_b = s * s, g.stride_c = s * d;
+  g.type = lt_type(shape.element);
+  return g;
+}
+
+}  // namespace
+
+kernels::AttentionTolerance tolerance(Element element) {
+  // Element bound: two roundings (P, then O) of the type's unit roundoff (fp16 2^-11, bf16 2^-8)
+  // over Σ p|v|, with a factor 4 of margin. Row bound: a correct kernel's errors are that
+  // rounding, well under these; a wrong mask, scale or softmax is off by tens of percent.
+  if (element == Element::kBf16) return {4 * 2 * 0x1p-8, 5e-2};
+  return {4 * 2 * 0x1p-11, 1e-2};
+}
+
+kernels::Float16Kind float16_kind(Element element) {
+  return element == Element::kBf16 ? kernels::Float16Kind::kBfloat16 : kernels::Float16Kind::kHalf;
+}
+
+AttentionInputs::AttentionInputs(const AttentionShape& shape, std::uint64_t seed, cudaStream_t stream)
+    : shape_(shape),
+      q_(tensor_bytes(shape)),
+      k_(tensor_bytes(shape)),
+      v_(tensor_bytes(shape)),
+      o_(tensor_bytes(shape)) {
+  // Magnitudes [0.25, 1) with random sign: the output does not average out to a constant, so a
+  // wrong softmax cannot pass.
+  const auto element = fill_element(shape.element);
+  kernels::fill_conv_signed(q_.get(), shape.qkv_elements(), element, seed, stream);
+  kernels::fill_conv_signed(k_.get(), shape.qkv_elements(), element, seed + 1, stream);
+  kernels::fill_conv_signed(v_.get(), shape.qkv_elements(), element, seed + 2, stream);
+}
+
+void AttentionInputs::verify(State& s, const std::string& what, const std::function<void(cudaStream_t)>& op,
+                             cudaStream_t stream) const {
+  kernels::poison(o_.get(), o_.bytes(), stream);
+  op(stream);
+  const kernels::AttentionProblem problem{shape_.heads_total(), shape_.seq, shape_.head_dim,
+                                          static_cast<float>(shape_.softmax_scale()), shape_.causal,
+                                          float16_kind(shape_.element)};
+  const kernels::AttentionCheck check = kernels::check_attention_sampled(
+      problem, q(), k(), v(), o(), tolerance(shape_.element), kVerifiedRows, 0xA77E, stream);
+  s.verify(check.rows_failed == 0, what + ": " + std::to_string(check.rows_failed) + " of " +
+                                       std::to_string(check.rows_checked) + " rows off (" + check.first_failure + ")");
+  s.note("worst_row_l2_error", check.worst_row_l2);
+}
+
+UnfusedAttention::UnfusedAttention(const AttentionLt& lt, const AttentionInputs& inputs)
+    : inputs_(inputs),
+      scores_(static_cast<std::size_t>(unfused_scratch_bytes(inputs.shape()))),
+      qk_(lt, scores_gemm(inputs.shape())),
+      pv_(lt, output_gemm(inputs.shape())) {}
+
+void UnfusedAttention::scores(cudaStream_t stream) const { qk_.run(inputs_.k(), inputs_.q(), scores_.get(), stream); }
+
+void UnfusedAttention::softmax(cudaStream_t stream) const {
+  const AttentionShape& shape = inputs_.shape();
+  kernels::softmax_rows(scores_.get(), shape.heads_total(), shape.seq, static_cast<float>(shape.softmax_scale()),
+                        shape.causal, float16_kind(shape.element), stream);
+}
+
+void UnfusedAttention::output(cudaStream_t stream) const { pv_.run(inputs_.v(), scores_.get(), inputs_.o(), stream); }
+
+void UnfusedAttention::run(cudaStream_t stream) const {
+  scores(stream);
+  softmax(stream);
+  output(stream);
+}
+
+CudnnAttention::CudnnAttention(cudnnHandle_t handle, const AttentionInputs& inputs, const cudnn::PlanLimits& limits)
+    : handle_(handle), inputs_(inputs) {
+  try {
+    graph_ = std::make_unique<SdpaForwardGraph>(handle, inputs.shape(), false);
+  } catch (const cudnn::CudnnError& error) {
+    if (error.status != CUDNN_STATUS_NOT_SUPPORTED && error.status != CUDNN_STATUS_BAD_PARAM &&
+        error.status != CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED)
+      throw;
+    plans_.why_none = std::string("cuDNN cannot express this attention: ") + error.what();
+    return;
+  }
+  plans_ = cudnn::engine_plans(handle, graph_->graph(), limits, "this attention");
+}
+
+std::int64_t CudnnAttention::largest_workspace() const {
+  std::int64_t largest = 0;
+  for (const auto& p : plans_.plans) largest = std::max(largest, p.choice.workspace_bytes);
+  return largest;
+}
+
+void CudnnAttention::bind(void* workspace) {
+  variant_pack_ = graph_->bind({inputs_.q(), inputs_.k(), inputs_.v(), inputs_.o(), nullptr}, workspace);
+}
+
+void CudnnAttention::run(std::size_t plan, cudaStream_t stream) const {
+  GPUBENCH_CUDNN(cudnn::CudnnApi::get().cudnnSetStream(handle_, stream));
+  cudnn::execute(handle_, plans_.plans[plan], variant_pack_);
+}
+
+std::vector<TuneCandidate> CudnnAttention::candidates() const {
+  std::vector<TuneCandidate> out;
+  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
+    out.push_back({plans_.plans[i].choice.label(), plans_.plans[i].choice.identity(),
+                   [this, i](cudaStream_t stream) { run(i, stream); }});
+  return out;
+}
+
+std::size_t CudnnAttention::heuristic_index() const {
+  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
+    if (plans_.plans[i].choice.heuristic) return i;
+  return 0;
+}
+
+AttentionShape shape_from_axes(const State& s) {
+  const ModelPreset& preset = installed_preset(s.get_str("model"));
+  AttentionShape shape;
+  shape.batch = s.get_int("batch");
+  shape.heads = preset.heads;
+  shape.seq = s.get_int("seq");
+  shape.head_dim = preset.head_dim;
+  shape.causal = s.get_int("causal") != 0;
+  shape.element = parse_element(s.get_str("type"));
+  return shape;
+}
+
+void skip_if_unsupported(State& s, const AttentionShape& shape, bool unfused) {
+  if (const std::string why = unsupported_reason(shape); !why.empty()) s.skip(why);
+  const double memory = static_cast<double>(s.gpu(s.device()).memory_bytes);
+  if (unfused && memory > 0 && unfused_scratch_bytes(shape) > memory / 2)
+    s.skip("the unfused S x S matrix needs " + std::to_string(unfused_scratch_bytes(shape) / (1 << 30)) +
+           " GiB, over half of the GPU's memory");
+}
+
+}  // namespace gpubench::attention

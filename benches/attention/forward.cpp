@@ -1,0 +1,101 @@
+// attention/forward: scaled dot-product attention forward, unfused (cuBLASLt Q·Kᵀ, our softmax,
+// cuBLASLt P·V) or fused through cuDNN's graph API, on the same random inputs.
+#include "benches/attention/attention_axes.h"
+#include "benches/attention/attention_case.h"
+#include "harness/core/cudnn/cudnn_api.h"
+#include "harness/core/gpubench.h"
+#include "harness/core/timing_events.h"
+
+namespace {
+
+using namespace gpubench::attention;
+
+constexpr std::size_t kCudnnCandidates = 8;
+constexpr std::int64_t kWorkspaceLimit = std::int64_t{256} << 20;
+
+void declare_counts(gpubench::State& s, const AttentionShape& shape, double bytes) {
+  s.count_flops(forward_flops(shape));
+  s.count_bytes(bytes);
+  s.set_primary_metric("tflops");
+  s.note("heads", shape.heads);
+  s.note("head_dim", shape.head_dim);
+  s.note("hbm_bytes", bytes);
+}
+
+// Each sample times the three steps and the whole, so that the step times add up to one run.
+void run_unfused(gpubench::State& s, const AttentionShape& shape) {
+  const AttentionInputs inputs(shape, 0x5EED, s.stream());
+  const UnfusedAttention unfused(s.resource<AttentionLt>(), inputs);
+  inputs.verify(s, "unfused", [&](cudaStream_t stream) { unfused.run(stream); }, s.stream());
+  const UnfusedTraffic traffic = unfused_traffic(shape);
+  declare_counts(s, shape, traffic.total());
+  s.note("hbm_bytes_per_step", {{"scores", traffic.scores}, {"softmax", traffic.softmax}, {"output", traffic.output}});
+  for (const char* step : {"scores_time_us", "softmax_time_us", "output_time_us"}) s.declare_metric(step, "us", false);
+  gpubench::TimingEvents total, scores, softmax, output;
+  s.measure_manual([&] {
+    cudaStream_t stream = s.stream();
+    total.record_start(stream);
+    scores.time(stream, [&] { unfused.scores(stream); });
+    softmax.time(stream, [&] { unfused.softmax(stream); });
+    output.time(stream, [&] { unfused.output(stream); });
+    total.record_stop(stream);
+    const double seconds = total.elapsed_s();
+    s.record("scores_time_us", scores.elapsed_s() * 1e6);
+    s.record("softmax_time_us", softmax.elapsed_s() * 1e6);
+    s.record("output_time_us", output.elapsed_s() * 1e6);
+    return seconds;
+  });
+}
+
+void run_cudnn(gpubench::State& s, const AttentionShape& shape) {
+  auto& handle = s.resource<gpubench::cudnn::CudnnHandle>();
+  auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
+  const AttentionInputs inputs(shape, 0x5EED, s.stream());
+  CudnnAttention fused(handle.get(), inputs, {kWorkspaceLimit, kCudnnCandidates, nullptr});
+  if (!fused.runnable()) s.skip(fused.why_not_runnable());
+  fused.bind(workspace.reserve(fused.largest_workspace()));
+  for (std::size_t i = 0; i < fused.plans().size(); ++i)
+    inputs.verify(s, "cudnn " + fused.plans()[i].choice.label(), [&](cudaStream_t stream) { fused.run(i, stream); },
+                  s.stream());
+  declare_counts(s, shape, fused_min_bytes(shape));
+  s.note("cudnn", handle.version());
+  s.note("candidates", fused.plans().size());
+  s.tune(fused.candidates(), fused.heuristic_index());
+}
+
+void run_forward(gpubench::State& s) {
+  const AttentionShape shape = shape_from_axes(s);
+  const std::string& impl = s.get_str("impl");
+  if (impl != "unfused" && impl != "cudnn") s.fail("impl must be unfused or cudnn, not '" + impl + "'");
+  skip_if_unsupported(s, shape, impl == "unfused");
+  if (impl == "unfused")
+    run_unfused(s, shape);
+  else
+    run_cudnn(s, shape);
+}
+
+const auto& forward =
+    add_shape_axes(gpubench::family("attention/forward")
+                       .describe(
+                           "Scaled dot-product attention forward O = softmax(Q·Kᵀ / sqrt(D) [causal mask]) · V, Q, "
+                           "K, V, O of B x H x S x D in fp16 or bf16 (heads and D from configs/attention_shapes.json's "
+                           "model), FP32 accumulation. impl:unfused: cuBLASLt strided-batched Q·Kᵀ, our softmax "
+                           "(FP32 math, P written in place in the input type), cuBLASLt P·V, with per-step times "
+                           "(scores/softmax/output_time_us); its HBM bytes count what each step reads and writes "
+                           "(Q,K -> S; S -> P, reading only j <= i when causal; P,V -> O). impl:cudnn: cuDNN 9 graph "
+                           "API (matmul, scale, [causal mask], softmax, matmul: the fused flash engine), inference "
+                           "(no softmax statistics), tuned over at most 8 heuristic engine configurations within "
+                           "256 MiB of workspace; its HBM bytes are the fused minimum (Q, K, V read once, O written "
+                           "once). flops = 4 x B x H x S^2 x D, halved when causal, for both. Random inputs of "
+                           "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
+                           "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
+                           "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16)")
+                       .axis("impl", {"unfused", "cudnn"}),
+                   {1000, 4096, 16384}, {4096})
+        .per_device()
+        .needs_library("cudnn")
+        .needs_library("cublasLt")
+        .settings(gpubench::FamilySettings{300.0, 1.0, {}})
+        .run(run_forward);
+
+}  // namespace
