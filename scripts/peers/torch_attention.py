@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""PyTorch peer of gpubench's attention suite: torch.nn.functional.scaled_dot_product_attention
+under sdpa_kernel(SDPBackend.CUDNN_ATTENTION) (and FLASH_ATTENTION for reference) on the same
+shapes (a model of configs/attention_shapes.json, batch, sequence length, fp16/bf16, causal and
+not), one JSON line per case whose "name" is the gpubench benchmark it compares with.
+
+Q, K, V are B x H x S x D, contiguous, of magnitude [0.25, 1) with random sign, as gpubench's.
+Each case: warm-up, then CUDA-event-timed runs; the median is reported as time_us and as tflops
+with gpubench's flop count (4 x B x H x S^2 x D, halved when causal; forward + backward 3.5 x
+forward, the backward being 2.5 x). The forward runs under torch.no_grad(), so that cuDNN runs
+its inference graph (no softmax statistics), as gpubench's attention/forward does. The
+FLASH_ATTENTION lines carry impl:torch_flash, which no gpubench benchmark has: they are the
+reference point, not a comparison.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
+BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "torch_flash": SDPBackend.FLASH_ATTENTION}
+
+
+def flops(b, h, s, d, causal, backward):
+    forward = 4.0 * b * h * s * s * d * (0.5 if causal else 1.0)
+    return forward * (3.5 if backward else 1.0)
+
+
+def time_op(op, warmup_s, samples):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    op()
+    torch.cuda.synchronize()
+    warm_start = torch.cuda.Event(enable_timing=True)
+    warm_start.record()
+    while True:
+        op()
+        stop.record()
+        stop.synchronize()
+        if warm_start.elapsed_time(stop) / 1e3 >= warmup_s:
+            break
+    times = []
+    for _ in range(samples):
+        start.record()
+        op()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) / 1e3)
+    return statistics.median(times)
+
+
+def gpubench_name(family, impl, dtype, model, b, s, causal, device):
+    return f"attention/{family}/impl:{impl}/type:{dtype}/model:{model}/batch:{b}/seq:{s}/causal:{int(causal)}/gpu:gpu{device}"
+
+
+def rand(shape, dtype, requires_grad):
+    magnitude = torch.rand(*shape, device="cuda") * 0.75 + 0.25
+    sign = torch.randint(0, 2, shape, device="cuda") * 2 - 1
+    return (magnitude * sign).to(dtype).requires_grad_(requires_grad)
+
+
+def run_case(impl, dtype, shape, causal, backward, args):
+    b, h, s, d = shape
+    q, k, v = (rand((b, h, s, d), DTYPES[dtype], backward) for _ in range(3))
+    with sdpa_kernel(BACKENDS[impl]):
+        if backward:
+            grad = rand((b, h, s, d), DTYPES[dtype], False)
+
+            def op():
+                out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                out.backward(grad)
+
+            seconds = time_op(op, args.warmup, args.samples)
+        else:
+            with torch.no_grad():
+                seconds = time_op(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), args.warmup,
+                                  args.samples)
+    return {"time_us": seconds * 1e6, "tflops": flops(b, h, s, d, causal, backward) / seconds / 1e12}
+
+
+def load_model(path, name):
+    with open(path) as f:
+        for model in json.load(f)["models"]:
+            if model["name"] == name:
+                return model["heads"], model["head_dim"]
+    raise KeyError(f"no model '{name}' in {path}")
+
+
+def main():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shapes", default=os.path.join(root, "configs", "attention_shapes.json"))
+    parser.add_argument("--model", default="llama3_8b")
+    parser.add_argument("--batch", type=int, default=4)
+    parser.add_argument("--seq", type=int, default=4096)
+    parser.add_argument("--types", default="fp16,bf16")
+    parser.add_argument("--impls", default="cudnn,torch_flash")
+    parser.add_argument("--backward", default="fp16:0", help="type:causal of the one forward+backward case, or ''")
+    parser.add_argument("--filter", default="", help="substring a name must contain")
+    parser.add_argument("--warmup", type=float, default=0.1, help="seconds of warm-up per case")
+    parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--device", type=int, default=0)
+    args = parser.parse_args()
+    if args.batch < 1 or args.seq < 1 or args.samples < 1 or args.warmup < 0:
+        print("torch_attention.py: --batch, --seq and --samples must be positive, --warmup not negative",
+              file=sys.stderr)
+        return 2
+    try:
+        heads, head_dim = load_model(args.shapes, args.model)
+    except (OSError, KeyError, ValueError) as error:
+        print(f"torch_attention.py: {error}", file=sys.stderr)
+        return 2
+    if not torch.cuda.is_available():
+        print("torch_attention.py: no CUDA device", file=sys.stderr)
+        return 3
+    torch.cuda.set_device(args.device)
+    shape = (args.batch, heads, args.seq, head_dim)
+    cases = [(impl, dtype, causal, False) for impl in args.impls.split(",") for dtype in args.types.split(",")
+             for causal in (False, True)]
+    if args.backward:
+        dtype, causal = args.backward.split(":")
+        cases += [(impl, dtype, causal == "1", True) for impl in args.impls.split(",")]
+    for impl, dtype, causal, backward in cases:
+        family = "forward_backward" if backward else "forward"
+        name = gpubench_name(family, impl, dtype, args.model, args.batch, args.seq, causal, args.device)
+        if args.filter not in name:
+            continue
+        line = {"name": name, "peer": "torch", "torch": torch.__version__, "cudnn": torch.backends.cudnn.version()}
+        try:
+            line.update(run_case(impl, dtype, shape, causal, backward, args))
+        except RuntimeError as error:  # a backend that cannot run the case is a line, not the end
+            line["skipped"] = str(error).splitlines()[0]
+        print(json.dumps(line), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
