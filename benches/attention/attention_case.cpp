@@ -1,6 +1,5 @@
 #include "benches/attention/attention_case.h"
 
-#include <algorithm>
 
 #include "kernels/conv_reference.cuh"
 #include "kernels/random_fill.cuh"
@@ -119,11 +118,7 @@ CudnnAttention::CudnnAttention(cudnnHandle_t handle, const AttentionInputs& inpu
   plans_ = cudnn::engine_plans(handle, graph_->graph(), limits, "this attention");
 }
 
-std::int64_t CudnnAttention::largest_workspace() const {
-  std::int64_t largest = 0;
-  for (const auto& p : plans_.plans) largest = std::max(largest, p.choice.workspace_bytes);
-  return largest;
-}
+std::int64_t CudnnAttention::largest_workspace() const { return cudnn::largest_workspace(plans_); }
 
 void CudnnAttention::bind(void* workspace) {
   variant_pack_ = graph_->bind({inputs_.q(), inputs_.k(), inputs_.v(), inputs_.o(), nullptr}, workspace);
@@ -135,18 +130,10 @@ void CudnnAttention::run(std::size_t plan, cudaStream_t stream) const {
 }
 
 std::vector<TuneCandidate> CudnnAttention::candidates() const {
-  std::vector<TuneCandidate> out;
-  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
-    out.push_back({plans_.plans[i].choice.label(), plans_.plans[i].choice.identity(),
-                   [this, i](cudaStream_t stream) { run(i, stream); }});
-  return out;
+  return cudnn::tune_candidates(plans_, [this](std::size_t plan, cudaStream_t stream) { run(plan, stream); });
 }
 
-std::size_t CudnnAttention::heuristic_index() const {
-  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
-    if (plans_.plans[i].choice.heuristic) return i;
-  return 0;
-}
+std::size_t CudnnAttention::heuristic_index() const { return cudnn::heuristic_index(plans_); }
 
 AttentionShape shape_from_axes(const State& s) {
   const ModelPreset& preset = installed_preset(s.get_str("model"));

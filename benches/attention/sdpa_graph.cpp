@@ -48,10 +48,16 @@ BackendDescriptor tensor(std::int64_t id, const TensorSpec& spec) {
   return t;
 }
 
-BackendDescriptor matmul(const BackendDescriptor& a, const BackendDescriptor& b, const BackendDescriptor& c) {
-  BackendDescriptor description(CUDNN_BACKEND_MATMUL_DESCRIPTOR);
+// A matmul, pointwise or reduction description computing in FP32, not yet finalized.
+BackendDescriptor fp32_description(cudnnBackendDescriptorType_t type, cudnnBackendAttributeName_t compute_attribute) {
+  BackendDescriptor description(type);
   const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
-  description.set(CUDNN_ATTR_MATMUL_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute);
+  description.set(compute_attribute, CUDNN_TYPE_DATA_TYPE, 1, &compute);
+  return description;
+}
+
+BackendDescriptor matmul(const BackendDescriptor& a, const BackendDescriptor& b, const BackendDescriptor& c) {
+  BackendDescriptor description = fp32_description(CUDNN_BACKEND_MATMUL_DESCRIPTOR, CUDNN_ATTR_MATMUL_COMP_TYPE);
   description.finalize();
   BackendDescriptor op(CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR);
   op.set_descriptor(CUDNN_ATTR_OPERATION_MATMUL_ADESC, a);
@@ -70,10 +76,8 @@ struct PointwiseInputs {
 };
 
 BackendDescriptor pointwise(cudnnPointwiseMode_t mode, const PointwiseInputs& in, const BackendDescriptor& y) {
-  BackendDescriptor description(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
-  const cudnnDataType_t math = CUDNN_DATA_FLOAT;
+  BackendDescriptor description = fp32_description(CUDNN_BACKEND_POINTWISE_DESCRIPTOR, CUDNN_ATTR_POINTWISE_MATH_PREC);
   description.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
-  description.set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &math);
   if (in.axis >= 0) description.set(CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, 1, &in.axis);
   description.finalize();
   BackendDescriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
@@ -87,10 +91,8 @@ BackendDescriptor pointwise(cudnnPointwiseMode_t mode, const PointwiseInputs& in
 }
 
 BackendDescriptor reduction(cudnnReduceTensorOp_t reduce, const BackendDescriptor& x, const BackendDescriptor& y) {
-  BackendDescriptor description(CUDNN_BACKEND_REDUCTION_DESCRIPTOR);
-  const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
+  BackendDescriptor description = fp32_description(CUDNN_BACKEND_REDUCTION_DESCRIPTOR, CUDNN_ATTR_REDUCTION_COMP_TYPE);
   description.set(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_TYPE_REDUCTION_OPERATOR_TYPE, 1, &reduce);
-  description.set(CUDNN_ATTR_REDUCTION_COMP_TYPE, CUDNN_TYPE_DATA_TYPE, 1, &compute);
   description.finalize();
   BackendDescriptor op(CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR);
   op.set_descriptor(CUDNN_ATTR_OPERATION_REDUCTION_XDESC, x);

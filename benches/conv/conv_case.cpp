@@ -37,11 +37,7 @@ ConvCase::ConvCase(cudnnHandle_t handle, const ConvSpec& spec, std::int64_t work
   plans_ = graph_->plans(workspace_limit, max_plans);
 }
 
-std::int64_t ConvCase::largest_workspace() const {
-  std::int64_t largest = 0;
-  for (const auto& p : plans_.plans) largest = std::max(largest, p.choice.workspace_bytes);
-  return largest;
-}
+std::int64_t ConvCase::largest_workspace() const { return cudnn::largest_workspace(plans_); }
 
 void ConvCase::keep_only(std::size_t index) {
   ConvPlan kept = std::move(plans_.plans.at(index));
@@ -74,18 +70,10 @@ void ConvCase::verify(State& s, cudaStream_t stream) const {
 }
 
 std::vector<TuneCandidate> ConvCase::candidates() const {
-  std::vector<TuneCandidate> out;
-  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
-    out.push_back({plans_.plans[i].choice.label(), plans_.plans[i].choice.identity(),
-                   [this, i](cudaStream_t stream) { run(i, stream); }});
-  return out;
+  return cudnn::tune_candidates(plans_, [this](std::size_t plan, cudaStream_t stream) { run(plan, stream); });
 }
 
-std::size_t ConvCase::heuristic_index() const {
-  for (std::size_t i = 0; i < plans_.plans.size(); ++i)
-    if (plans_.plans[i].choice.heuristic) return i;
-  return 0;
-}
+std::size_t ConvCase::heuristic_index() const { return cudnn::heuristic_index(plans_); }
 
 std::int64_t verification_samples(const ConvSpec& spec) {
   constexpr std::int64_t kPoints = 4096, kTermBudget = std::int64_t{1} << 28;

@@ -10,17 +10,19 @@ with gpubench's flop count (4 x B x H x S^2 x D, halved when causal; forward + b
 forward, the backward being 2.5 x). The forward runs under torch.no_grad(), so that cuDNN runs
 its inference graph (no softmax statistics), as gpubench's attention/forward does. The
 FLASH_ATTENTION lines carry impl:torch_flash, which no gpubench benchmark has: they are the
-reference point, not a comparison.
+reference point, not a comparison. The forward_backward line has no gpubench counterpart until
+the suite's cuDNN backward lands.
 """
 import argparse
 import json
 import os
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
+
+from peer_timing import time_op
 
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "torch_flash": SDPBackend.FLASH_ATTENTION}
@@ -29,28 +31,6 @@ BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "torch_flash": SDPBackend.FLASH
 def flops(b, h, s, d, causal, backward):
     forward = 4.0 * b * h * s * s * d * (0.5 if causal else 1.0)
     return forward * (3.5 if backward else 1.0)
-
-
-def time_op(op, warmup_s, samples):
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    op()
-    torch.cuda.synchronize()
-    warm_start = torch.cuda.Event(enable_timing=True)
-    warm_start.record()
-    while True:
-        op()
-        stop.record()
-        stop.synchronize()
-        if warm_start.elapsed_time(stop) / 1e3 >= warmup_s:
-            break
-    times = []
-    for _ in range(samples):
-        start.record()
-        op()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) / 1e3)
-    return statistics.median(times)
 
 
 def gpubench_name(family, impl, dtype, model, b, s, causal, device):

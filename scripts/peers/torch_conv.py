@@ -12,11 +12,12 @@ import argparse
 import glob
 import json
 import os
-import statistics
 import sys
 
 import torch
 import torch.nn.functional as F
+
+from peer_timing import time_op
 
 PRECISIONS = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
@@ -42,28 +43,6 @@ def flops(layer, n):
     for f in filt:
         volume *= f
     return 2.0 * n * layer["k"] * (layer["c"] // layer.get("groups", 1)) * volume * out
-
-
-def time_op(op, warmup_s, samples):
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    op()  # cudnn.benchmark selects the algorithm on the first call
-    torch.cuda.synchronize()
-    warm_start = torch.cuda.Event(enable_timing=True)
-    warm_start.record()
-    while True:
-        op()
-        stop.record()
-        stop.synchronize()
-        if warm_start.elapsed_time(stop) / 1e3 >= warmup_s:
-            break
-    times = []
-    for _ in range(samples):
-        start.record()
-        op()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) / 1e3)
-    return statistics.median(times)
 
 
 def gpubench_name(net, layer, n, precision, layout, pass_name, device):

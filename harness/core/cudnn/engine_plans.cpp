@@ -130,6 +130,27 @@ std::string EngineChoice::label() const {
   return text;
 }
 
+std::int64_t largest_workspace(const EnginePlans& plans) {
+  std::int64_t largest = 0;
+  for (const auto& p : plans.plans) largest = std::max(largest, p.choice.workspace_bytes);
+  return largest;
+}
+
+std::vector<TuneCandidate> tune_candidates(const EnginePlans& plans,
+                                           const std::function<void(std::size_t, cudaStream_t)>& run) {
+  std::vector<TuneCandidate> out;
+  for (std::size_t i = 0; i < plans.plans.size(); ++i)
+    out.push_back({plans.plans[i].choice.label(), plans.plans[i].choice.identity(),
+                   [run, i](cudaStream_t stream) { run(i, stream); }});
+  return out;
+}
+
+std::size_t heuristic_index(const EnginePlans& plans) {
+  for (std::size_t i = 0; i < plans.plans.size(); ++i)
+    if (plans.plans[i].choice.heuristic) return i;
+  return 0;
+}
+
 BackendDescriptor operation_graph(cudnnHandle_t handle, const std::vector<const BackendDescriptor*>& operations) {
   BackendDescriptor graph(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR);
   graph.set_descriptors(CUDNN_ATTR_OPERATIONGRAPH_OPS, operations);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/cudnn/cudnn_api.h"
+#include "harness/core/state.h"
 
 namespace gpubench::cudnn {
 
@@ -51,6 +52,14 @@ struct PlanLimits {
   // Whether an engine with these numerical notes may run (the suite's precision rule).
   std::function<bool(const std::vector<cudnnBackendNumericalNote_t>&)> allowed;
 };
+
+// The most workspace any of the plans needs.
+std::int64_t largest_workspace(const EnginePlans& plans);
+// The plans as State::tune candidates, `run(i, stream)` running plan i, and the index of the
+// first plan of cuDNN's mode-A ranking (the heuristic's own pick).
+std::vector<TuneCandidate> tune_candidates(const EnginePlans& plans,
+                                           const std::function<void(std::size_t, cudaStream_t)>& run);
+std::size_t heuristic_index(const EnginePlans& plans);
 
 // A finalized operation graph of `operations` (in any order: cuDNN orders them by their tensors).
 BackendDescriptor operation_graph(cudnnHandle_t handle, const std::vector<const BackendDescriptor*>& operations);
