@@ -104,10 +104,11 @@ void UnfusedAttention::run(cudaStream_t stream) const {
   output(stream);
 }
 
-CudnnAttention::CudnnAttention(cudnnHandle_t handle, const AttentionInputs& inputs, const cudnn::PlanLimits& limits)
-    : handle_(handle), inputs_(inputs) {
+CudnnAttention::CudnnAttention(const cudnn::CudnnHandle& handle, const AttentionInputs& inputs,
+                               const cudnn::PlanLimits& limits)
+    : handle_(handle.get()), inputs_(inputs) {
   try {
-    graph_ = std::make_unique<SdpaForwardGraph>(handle, inputs.shape(), false);
+    graph_ = std::make_unique<SdpaForwardGraph>(handle_, handle.version_number(), inputs.shape());
   } catch (const cudnn::CudnnError& error) {
     if (error.status != CUDNN_STATUS_NOT_SUPPORTED && error.status != CUDNN_STATUS_BAD_PARAM &&
         error.status != CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED)
@@ -115,13 +116,13 @@ CudnnAttention::CudnnAttention(cudnnHandle_t handle, const AttentionInputs& inpu
     plans_.why_none = std::string("cuDNN cannot express this attention: ") + error.what();
     return;
   }
-  plans_ = cudnn::engine_plans(handle, graph_->graph(), limits, "this attention");
+  plans_ = cudnn::engine_plans(handle_, graph_->graph(), limits, "this attention");
 }
 
 std::int64_t CudnnAttention::largest_workspace() const { return cudnn::largest_workspace(plans_); }
 
 void CudnnAttention::bind(void* workspace) {
-  variant_pack_ = graph_->bind({inputs_.q(), inputs_.k(), inputs_.v(), inputs_.o(), nullptr}, workspace);
+  variant_pack_ = graph_->bind({inputs_.q(), inputs_.k(), inputs_.v(), inputs_.o()}, workspace);
 }
 
 void CudnnAttention::run(std::size_t plan, cudaStream_t stream) const {

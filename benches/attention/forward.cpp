@@ -51,7 +51,7 @@ void run_cudnn(gpubench::State& s, const AttentionShape& shape) {
   auto& handle = s.resource<gpubench::cudnn::CudnnHandle>();
   auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
   const AttentionInputs inputs(shape, 0x5EED, s.stream());
-  CudnnAttention fused(handle.get(), inputs, {kWorkspaceLimit, kCudnnCandidates, nullptr});
+  CudnnAttention fused(handle, inputs, {kWorkspaceLimit, kCudnnCandidates, nullptr});
   if (!fused.runnable()) s.skip(fused.why_not_runnable());
   fused.bind(workspace.reserve(fused.largest_workspace()));
   for (std::size_t i = 0; i < fused.plans().size(); ++i)
@@ -86,7 +86,7 @@ const auto& forward =
                            "API (matmul, scale, [causal mask], softmax, matmul: the fused flash engine), inference "
                            "(no softmax statistics), tuned over at most 8 heuristic engine configurations within "
                            "256 MiB of workspace; its HBM bytes are the fused minimum (Q, K, V read once, O written "
-                           "once). flops = 4 x B x H x S^2 x D, halved when causal, for both. Random inputs of "
+                           "once). flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
                            "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
                            "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
                            "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16)")

@@ -8,7 +8,7 @@ namespace {
 using cudnn::BackendDescriptor;
 
 // Unique ids of the tensors the variant pack binds; virtual tensors count up from kFirstVirtual.
-constexpr std::int64_t kQ = 1, kK = 2, kV = 3, kO = 4, kStats = 5, kScale = 6, kNegativeInfinity = 7;
+constexpr std::int64_t kQ = 1, kK = 2, kV = 3, kO = 4, kScale = 5, kNegativeInfinity = 6;
 constexpr std::int64_t kFirstVirtual = 100;
 
 cudnnDataType_t io_type(Element element) {
@@ -48,7 +48,7 @@ BackendDescriptor tensor(std::int64_t id, const TensorSpec& spec) {
   return t;
 }
 
-// A matmul, pointwise or reduction description computing in FP32, not yet finalized.
+// A matmul or reduction description computing in FP32, not yet finalized.
 BackendDescriptor fp32_description(cudnnBackendDescriptorType_t type, cudnnBackendAttributeName_t compute_attribute) {
   BackendDescriptor description(type);
   const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
@@ -73,11 +73,14 @@ struct PointwiseInputs {
   const BackendDescriptor* b = nullptr;  // second operand of a binary mode
   const BackendDescriptor* t = nullptr;  // BINARY_SELECT's condition
   std::int64_t axis = -1;                // GEN_INDEX's dimension
+  // The mode's math type: FP32, but BOOLEAN for the causal comparison.
+  cudnnDataType_t math = CUDNN_DATA_FLOAT;
 };
 
 BackendDescriptor pointwise(cudnnPointwiseMode_t mode, const PointwiseInputs& in, const BackendDescriptor& y) {
-  BackendDescriptor description = fp32_description(CUDNN_BACKEND_POINTWISE_DESCRIPTOR, CUDNN_ATTR_POINTWISE_MATH_PREC);
+  BackendDescriptor description(CUDNN_BACKEND_POINTWISE_DESCRIPTOR);
   description.set(CUDNN_ATTR_POINTWISE_MODE, CUDNN_TYPE_POINTWISE_MODE, 1, &mode);
+  description.set(CUDNN_ATTR_POINTWISE_MATH_PREC, CUDNN_TYPE_DATA_TYPE, 1, &in.math);
   if (in.axis >= 0) description.set(CUDNN_ATTR_POINTWISE_AXIS, CUDNN_TYPE_INT64, 1, &in.axis);
   description.finalize();
   BackendDescriptor op(CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
@@ -109,19 +112,19 @@ const BackendDescriptor& SdpaForwardGraph::keep(BackendDescriptor descriptor) {
   return *parts_.back();
 }
 
-SdpaForwardGraph::SdpaForwardGraph(cudnnHandle_t handle, const AttentionShape& shape, bool training)
-    : shape_(shape), training_(training) {
+SdpaForwardGraph::SdpaForwardGraph(cudnnHandle_t handle, std::size_t cudnn_version, const AttentionShape& shape)
+    : shape_(shape) {
   const std::int64_t b = shape.batch, h = shape.heads, s = shape.seq, d = shape.head_dim;
   const cudnnDataType_t io = io_type(shape.element);
   scale_ = static_cast<float>(shape.softmax_scale());
-  negative_infinity_ = -std::numeric_limits<float>::infinity();
+  // cuDNN before 9.1 wants the lowest finite value as the masked score, later ones -inf.
+  negative_infinity_ = cudnn_version < 90100 ? std::numeric_limits<float>::lowest()
+                                             : -std::numeric_limits<float>::infinity();
   std::int64_t next_virtual = kFirstVirtual;
   auto scores = [&](cudnnDataType_t type = CUDNN_DATA_FLOAT) {
     return &keep(tensor(next_virtual++, {{b, h, s, s}, packed({b, h, s, s}), type}));
   };
-  auto per_row = [&](std::int64_t id, bool is_virtual) {
-    return &keep(tensor(id, {{b, h, s, 1}, packed({b, h, s, 1}), CUDNN_DATA_FLOAT, is_virtual}));
-  };
+  auto per_row = [&] { return &keep(tensor(next_virtual++, {{b, h, s, 1}, packed({b, h, s, 1})})); };
   const std::vector<std::int64_t> bhsd{b, h, s, d};
   const auto* q = &keep(tensor(kQ, {bhsd, packed(bhsd), io, false}));
   // Kᵀ is K read with its last two dimensions swapped: dims B, H, D, S over K's B, H, S, D storage.
@@ -138,33 +141,33 @@ SdpaForwardGraph::SdpaForwardGraph(cudnnHandle_t handle, const AttentionShape& s
   ops.push_back(&keep(pointwise(CUDNN_POINTWISE_MUL, {raw, scale}, *scaled)));
   const BackendDescriptor* logits = scaled;
   if (shape.causal) {
-    const auto* row = scores(CUDNN_DATA_INT32);
-    const auto* column = scores(CUDNN_DATA_INT32);
+    const auto* row = scores();
+    const auto* column = scores();
     const auto* keep_mask = scores(CUDNN_DATA_BOOLEAN);
     const auto* negative_infinity = &keep(tensor(kNegativeInfinity, scalar));
     const auto* masked = scores();
     ops.push_back(&keep(pointwise(CUDNN_POINTWISE_GEN_INDEX, {scaled, nullptr, nullptr, 2}, *row)));
     ops.push_back(&keep(pointwise(CUDNN_POINTWISE_GEN_INDEX, {scaled, nullptr, nullptr, 3}, *column)));
-    ops.push_back(&keep(pointwise(CUDNN_POINTWISE_CMP_GE, {row, column}, *keep_mask)));
+    ops.push_back(&keep(pointwise(CUDNN_POINTWISE_CMP_GE, {row, column, nullptr, -1, CUDNN_DATA_BOOLEAN}, *keep_mask)));
     ops.push_back(&keep(pointwise(CUDNN_POINTWISE_BINARY_SELECT, {scaled, negative_infinity, keep_mask}, *masked)));
     logits = masked;
   }
-  const auto* row_max = per_row(next_virtual++, true);
+  // The flash pattern computes the statistics a backward pass would read; inference keeps them virtual.
+  const auto* row_max = per_row();
   const auto* shifted = scores();
   const auto* exponent = scores();
-  const auto* row_sum = per_row(next_virtual++, true);
-  const auto* probabilities = scores();
+  const auto* row_sum = per_row();
+  const auto* log_sum = per_row();
+  const auto* stats = per_row();
+  // P·V takes P in the input type: the engine feeds it to the tensor cores as such.
+  const auto* probabilities = scores(io);
   ops.push_back(&keep(reduction(CUDNN_REDUCE_TENSOR_MAX, *logits, *row_max)));
   ops.push_back(&keep(pointwise(CUDNN_POINTWISE_SUB, {logits, row_max}, *shifted)));
   ops.push_back(&keep(pointwise(CUDNN_POINTWISE_EXP, {shifted}, *exponent)));
   ops.push_back(&keep(reduction(CUDNN_REDUCE_TENSOR_ADD, *exponent, *row_sum)));
+  ops.push_back(&keep(pointwise(CUDNN_POINTWISE_LOG, {row_sum}, *log_sum)));
+  ops.push_back(&keep(pointwise(CUDNN_POINTWISE_ADD, {row_max, log_sum}, *stats)));
   ops.push_back(&keep(pointwise(CUDNN_POINTWISE_DIV, {exponent, row_sum}, *probabilities)));
-  if (training) {
-    const auto* log_sum = per_row(next_virtual++, true);
-    const auto* stats = per_row(kStats, false);
-    ops.push_back(&keep(pointwise(CUDNN_POINTWISE_LOG, {row_sum}, *log_sum)));
-    ops.push_back(&keep(pointwise(CUDNN_POINTWISE_ADD, {row_max, log_sum}, *stats)));
-  }
   ops.push_back(&keep(matmul(*probabilities, *v, *o)));
   graph_ = cudnn::operation_graph(handle, ops);
 }
@@ -176,10 +179,6 @@ BackendDescriptor SdpaForwardGraph::bind(const SdpaBuffers& buffers, void* works
   if (shape_.causal) {
     ids.push_back(kNegativeInfinity);
     pointers.push_back(const_cast<float*>(&negative_infinity_));
-  }
-  if (training_) {
-    ids.push_back(kStats);
-    pointers.push_back(buffers.stats);
   }
   return cudnn::variant_pack(ids, pointers, workspace);
 }

@@ -19,7 +19,7 @@ void run_speedup(gpubench::State& s) {
   auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
   const AttentionInputs inputs(shape, 0x5EED, s.stream());
   const UnfusedAttention unfused(s.resource<AttentionLt>(), inputs);
-  CudnnAttention fused(handle.get(), inputs, {kWorkspaceLimit, 1, nullptr});
+  CudnnAttention fused(handle, inputs, {kWorkspaceLimit, 1, nullptr});
   if (!fused.runnable()) s.skip(fused.why_not_runnable());
   fused.bind(workspace.reserve(fused.largest_workspace()));
   inputs.verify(s, "unfused", [&](cudaStream_t stream) { unfused.run(stream); }, s.stream());
