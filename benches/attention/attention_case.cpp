@@ -82,11 +82,12 @@ void AttentionInputs::verify(State& s, const std::string& what, const std::funct
   s.note("worst_row_l2_error", check.worst_row_l2);
 }
 
-UnfusedAttention::UnfusedAttention(const AttentionLt& lt, const AttentionInputs& inputs)
+UnfusedAttention::UnfusedAttention(const cublaslt::LtHandle& handle, const LtBatchedWorkspace& workspace,
+                                   const AttentionInputs& inputs)
     : inputs_(inputs),
       scores_(static_cast<std::size_t>(unfused_scratch_bytes(inputs.shape()))),
-      qk_(lt, scores_gemm(inputs.shape())),
-      pv_(lt, output_gemm(inputs.shape())) {}
+      qk_(handle, workspace, scores_gemm(inputs.shape())),
+      pv_(handle, workspace, output_gemm(inputs.shape())) {}
 
 void UnfusedAttention::scores(cudaStream_t stream) const { qk_.run(inputs_.k(), inputs_.q(), scores_.get(), stream); }
 

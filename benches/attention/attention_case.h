@@ -41,7 +41,8 @@ class AttentionInputs {
 
 class UnfusedAttention {
  public:
-  UnfusedAttention(const AttentionLt& lt, const AttentionInputs& inputs);
+  // The handle and workspace are the worker's (State::resource).
+  UnfusedAttention(const cublaslt::LtHandle& handle, const LtBatchedWorkspace& workspace, const AttentionInputs& inputs);
   void scores(cudaStream_t stream) const;   // S = Q·Kᵀ
   void softmax(cudaStream_t stream) const;  // P = softmax(scale · S) in place
   void output(cudaStream_t stream) const;   // O = P·V

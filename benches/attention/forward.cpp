@@ -25,7 +25,7 @@ void declare_counts(gpubench::State& s, const AttentionShape& shape, double byte
 // Each sample times the three steps and the whole, so that the step times add up to one run.
 void run_unfused(gpubench::State& s, const AttentionShape& shape) {
   const AttentionInputs inputs(shape, 0x5EED, s.stream());
-  const UnfusedAttention unfused(s.resource<AttentionLt>(), inputs);
+  const UnfusedAttention unfused(s.resource<gpubench::cublaslt::LtHandle>(), s.resource<LtBatchedWorkspace>(), inputs);
   inputs.verify(s, "unfused", [&](cudaStream_t stream) { unfused.run(stream); }, s.stream());
   const UnfusedTraffic traffic = unfused_traffic(shape);
   declare_counts(s, shape, traffic.total());

@@ -18,7 +18,7 @@ void run_speedup(gpubench::State& s) {
   auto& handle = s.resource<gpubench::cudnn::CudnnHandle>();
   auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
   const AttentionInputs inputs(shape, 0x5EED, s.stream());
-  const UnfusedAttention unfused(s.resource<AttentionLt>(), inputs);
+  const UnfusedAttention unfused(s.resource<gpubench::cublaslt::LtHandle>(), s.resource<LtBatchedWorkspace>(), inputs);
   CudnnAttention fused(handle, inputs, {kWorkspaceLimit, 1, nullptr});
   if (!fused.runnable()) s.skip(fused.why_not_runnable());
   fused.bind(workspace.reserve(fused.largest_workspace()));

@@ -51,14 +51,6 @@ T config_attribute(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigAtt
 
 }  // namespace
 
-void lt_check(cublasStatus_t status, const char* call) {
-  if (status == CUBLAS_STATUS_SUCCESS) return;
-  throw std::runtime_error(std::string(call) + ": " + LtApi::get().cublasLtGetStatusString(status));
-}
-
-LtHandle::LtHandle(int) { lt_check(LtApi::get().cublasLtCreate(&handle), "cublasLtCreate"); }
-LtHandle::~LtHandle() { LtApi::get().cublasLtDestroy(handle); }
-
 LtMatmul::LtMatmul(const Precision& precision, const Shape& shape, const float* scales) {
   const LtApi& lt = LtApi::get();
   lt_check(lt.cublasLtMatmulDescCreate(&desc_, compute_type(precision.compute), CUDA_R_32F), "cublasLtMatmulDescCreate");
@@ -127,11 +119,6 @@ AlgoIdentity identify(const cublasLtMatmulHeuristicResult_t& result) {
   id.cluster_shape = static_cast<int>(config_attribute<std::uint16_t>(algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID));
   id.workspace_bytes = result.workspaceSize;
   return id;
-}
-
-std::string lt_version() {
-  const std::size_t v = LtApi::get().cublasLtGetVersion();  // major * 10000 + minor * 100 + patch
-  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
 }  // namespace gpubench::gemm

@@ -1,37 +1,22 @@
 #pragma once
-// The cuBLASLt side of the gemm suite: the library's function table (loaded at run time, never
-// linked), the per-worker handle and workspace, and one matmul's descriptors, heuristic query
-// and algorithm identity.
+// The cuBLASLt side of the gemm suite (the function table and handle are harness/core/cublaslt's):
+// the per-worker workspace, and one matmul's descriptors, heuristic query and algorithm identity.
 #include <cublasLt.h>
 
 #include <vector>
 
 #include "benches/gemm/gemm_types.h"
+#include "harness/core/cublaslt/lt_api.h"
 #include "harness/core/cuda_check.h"
-#include "harness/system/library.h"
 
 namespace gpubench::gemm {
 
-#define GEMM_LT_FUNCTIONS(X)                                                                                      \
-  X(cublasLtCreate) X(cublasLtDestroy) X(cublasLtGetVersion) X(cublasLtGetStatusString) X(cublasLtMatmul)        \
-  X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescDestroy) X(cublasLtMatmulDescSetAttribute)                   \
-  X(cublasLtMatrixLayoutCreate) X(cublasLtMatrixLayoutDestroy) X(cublasLtMatrixLayoutSetAttribute)             \
-  X(cublasLtMatmulPreferenceCreate) X(cublasLtMatmulPreferenceDestroy) X(cublasLtMatmulPreferenceSetAttribute) \
-  X(cublasLtMatmulAlgoGetHeuristic) X(cublasLtMatmulAlgoConfigGetAttribute)
-GPUBENCH_LIBRARY_TABLE(LtApi, "cublasLt", GEMM_LT_FUNCTIONS)
+using cublaslt::lt_check;
+using cublaslt::lt_version;
+using cublaslt::LtApi;
+using cublaslt::LtHandle;
 
-// Throws std::runtime_error naming the call and cuBLASLt's status string.
-void lt_check(cublasStatus_t status, const char* call);
-
-// Per-worker resources (State::resource): one handle and one workspace per device.
-struct LtHandle {
-  explicit LtHandle(int device);
-  ~LtHandle();
-  LtHandle(const LtHandle&) = delete;
-  LtHandle& operator=(const LtHandle&) = delete;
-  cublasLtHandle_t handle = nullptr;
-};
-
+// The per-worker workspace (State::resource), of workspace_bytes().
 struct LtWorkspace {
   explicit LtWorkspace(int device) : buffer(workspace_bytes()) {}
   DeviceBuffer buffer;
@@ -64,7 +49,5 @@ class LtMatmul {
 
 // What cuBLASLt says the algorithm is (cublasLtMatmulAlgoConfigGetAttribute).
 AlgoIdentity identify(const cublasLtMatmulHeuristicResult_t& result);
-// "13.1.0" from cublasLtGetVersion.
-std::string lt_version();
 
 }  // namespace gpubench::gemm
