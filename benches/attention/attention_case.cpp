@@ -111,9 +111,10 @@ CudnnAttention::CudnnAttention(const cudnn::CudnnHandle& handle, const Attention
   try {
     graph_ = std::make_unique<SdpaForwardGraph>(handle_, handle.version_number(), inputs.shape());
   } catch (const cudnn::CudnnError& error) {
-    if (error.status != CUDNN_STATUS_NOT_SUPPORTED && error.status != CUDNN_STATUS_BAD_PARAM &&
-        error.status != CUDNN_STATUS_BAD_PARAM_NOT_FINALIZED)
-      throw;
+    // cuDNN's answer that it cannot build this graph (its NOT_SUPPORTED and BAD_PARAM families);
+    // anything else is an error.
+    const int category = CUDNN_STATUS_CATEGORY(error.status);
+    if (category != CUDNN_STATUS_NOT_SUPPORTED && category != CUDNN_STATUS_BAD_PARAM) throw;
     plans_.why_none = std::string("cuDNN cannot express this attention: ") + error.what();
     return;
   }
