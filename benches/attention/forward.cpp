@@ -90,7 +90,7 @@ const auto& forward =
                            "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
                            "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
                            "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16)")
-                       .axis("impl", {"unfused", "cudnn"}),
+                       .axis_str("impl", {"unfused", "cudnn"}),
                    {1000, 4096, 16384}, {4096})
         .per_device()
         .needs_library("cudnn")
