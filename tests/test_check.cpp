@@ -2,6 +2,8 @@
 // health checks, retries, the baseline writer, and the commands' exit codes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/analysis/check.h"
 #include "harness/cli/commands.h"
 #include "tests/check_support.h"
@@ -77,6 +79,21 @@ TEST(Check, MissingAndErrorLines) {
   EXPECT_NE(line_for(r, "gemm/matmul/type:bf16").note.find("result mismatch"), std::string::npos);
   EXPECT_EQ(line_for(r, kTriad).result, LineResult::kError);  // no such metric
   EXPECT_EQ(r.count(LineResult::kMissing), 2);
+  EXPECT_TRUE(r.failed());
+}
+
+TEST(Check, AFailedBenchmarkWithoutABoundStillFailsTheNode) {
+  ResultBuilder run = healthy_run();
+  run.bench("gemm/matmul/type:fp8_e4m3", "tflops", {}).status_of_last("failed", "cublasLtMatmul: not supported");
+  run.bench("gemm/matmul/type:fp8_e5m2", "tflops", {}).status_of_last("skipped", "needs compute capability 8.9");
+  const Baseline b = baseline_of({{{"name", kTriad}, {"floor", 4000}}});
+  const CheckReport r = check_run(b, run.parse());
+  EXPECT_EQ(line_for(r, kTriad).result, LineResult::kPass);
+  const CheckLine& failed = line_for(r, "gemm/matmul/type:fp8_e4m3");
+  EXPECT_EQ(failed.result, LineResult::kError);
+  EXPECT_NE(failed.note.find("not supported"), std::string::npos);
+  EXPECT_TRUE(std::none_of(r.lines.begin(), r.lines.end(),
+                           [](const CheckLine& l) { return l.subject == "gemm/matmul/type:fp8_e5m2"; }));
   EXPECT_TRUE(r.failed());
 }
 

@@ -223,6 +223,22 @@ CheckLine missing_line(const Expectation& e, const std::string& subject) {
 
 }  // namespace
 
+// The run is the acceptance: a benchmark that failed its verification, timed out or was
+// interrupted fails the node whether or not the baseline has a bound for it.
+void unbounded_failure_lines(const ResultFile& run, const std::set<std::string>& checked,
+                             std::vector<CheckLine>& lines) {
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.ok() || b.status == "skipped" || checked.count(b.name)) continue;
+    CheckLine line;
+    line.subject = line.benchmark = b.name;
+    line.metric = b.primary_metric.empty() ? "-" : b.primary_metric;
+    line.expected = "ok (no bound in the baseline)";
+    line.result = LineResult::kError;
+    line.note = b.status + ": " + b.error;
+    lines.push_back(std::move(line));
+  }
+}
+
 CheckReport check_run(const Baseline& baseline, const ResultFile& run, const CheckOptions& options) {
   CheckReport report;
   report.baseline_path = baseline.path;
@@ -270,8 +286,13 @@ CheckReport check_run(const Baseline& baseline, const ResultFile& run, const Che
       report.lines.push_back(missing_line(e, name));
     }
   }
+  std::set<std::string> checked;
   for (std::size_t i = 0; i < targets.size(); ++i)
-    if (targets[i]) report.lines[i] = evaluate(baseline, *targets[i]);
+    if (targets[i]) {
+      report.lines[i] = evaluate(baseline, *targets[i]);
+      checked.insert(targets[i]->benchmark->name);
+    }
+  unbounded_failure_lines(run, checked, report.lines);
   health_lines(baseline, run, report.lines);
   return report;
 }
