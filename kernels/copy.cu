@@ -20,7 +20,10 @@ constexpr int kCheckMaxBlocks = 1024;
 
 // Element i of the buffer is copied by thread i % threads, so that each warp's accesses are
 // contiguous; the main loop issues kLoadsInFlight loads before the matching stores.
-__global__ void sm_copy_kernel(uint4* dst, const uint4* sources, std::size_t count, int reps, std::size_t source_step,
+// Two blocks per SM: the two kernels of a bidirectional copy (one block per SM each) must fit
+// side by side, or the second direction waits for the first's blocks to retire and the pair
+// runs half serialised (at 72 registers a thread, one 512-thread block filled an H200 SM's file).
+__global__ void __launch_bounds__(kCopyThreadsPerBlock, 2) sm_copy_kernel(uint4* dst, const uint4* sources, std::size_t count, int reps, std::size_t source_step,
                                unsigned source_count) {
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -117,9 +117,10 @@ OperandSets::OperandSets(const Precision& p, const Shape& shape, int count, cuda
     kernels::poison(d_.back().get(), d_.back().bytes(), stream);
   }
   if (p.scaled) {
-    scales_ = DeviceBuffer(2 * sizeof(float));
-    const float host[2] = {kScaleA, kScaleB};
-    GPUBENCH_CUDA(cudaMemcpyAsync(scales_.get(), host, sizeof host, cudaMemcpyHostToDevice, stream));
+    a_scale_ = DeviceBuffer(sizeof kScaleA);
+    b_scale_ = DeviceBuffer(sizeof kScaleB);
+    GPUBENCH_CUDA(cudaMemcpyAsync(a_scale_.get(), &kScaleA, sizeof kScaleA, cudaMemcpyHostToDevice, stream));
+    GPUBENCH_CUDA(cudaMemcpyAsync(b_scale_.get(), &kScaleB, sizeof kScaleB, cudaMemcpyHostToDevice, stream));
   }
   GPUBENCH_CUDA(cudaStreamSynchronize(stream));
 }

@@ -43,7 +43,7 @@ class OperandSets {
  public:
   OperandSets(const Precision& precision, const Shape& shape, int count, cudaStream_t stream);
   int count() const { return static_cast<int>(a_.size()); }
-  const float* scales() const { return scales_.as<float>(); }  // FP8: A's and B's, else null
+  ScalePointers scales() const { return {a_scale_.as<float>(), b_scale_.as<float>()}; }  // FP8, else null
   GemmPointers pointers(int set) const { return {a_[set].get(), b_[set].get(), d_[set].get()}; }
   kernels::GemmOperands reference_view(int set) const;
 
@@ -51,7 +51,9 @@ class OperandSets {
   const Precision& precision_;
   Shape shape_;
   std::vector<DeviceBuffer> a_, b_, d_;
-  DeviceBuffer scales_;
+  // Each scale in its own allocation: cuBLASLt refuses (NOT_SUPPORTED, at cublasLtMatmul, not
+  // in the heuristic) a scale pointer that is not 16-byte aligned, such as the second float of one.
+  DeviceBuffer a_scale_, b_scale_;
 };
 
 // A GEMM ready to run: operands, descriptors and up to `candidates` of the heuristic's

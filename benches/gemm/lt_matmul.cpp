@@ -51,15 +51,15 @@ T config_attribute(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigAtt
 
 }  // namespace
 
-LtMatmul::LtMatmul(const Precision& precision, const Shape& shape, const float* scales) {
+LtMatmul::LtMatmul(const Precision& precision, const Shape& shape, const ScalePointers& scales) {
   const LtApi& lt = LtApi::get();
   lt_check(lt.cublasLtMatmulDescCreate(&desc_, compute_type(precision.compute), CUDA_R_32F), "cublasLtMatmulDescCreate");
   const cublasOperation_t transa = shape.layout == Layout::kTN ? CUBLAS_OP_T : CUBLAS_OP_N, transb = CUBLAS_OP_N;
   lt_check(lt.cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa), "TRANSA");
   lt_check(lt.cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb), "TRANSB");
   if (precision.scaled) {
-    const float* a_scale = scales;
-    const float* b_scale = scales + 1;
+    const float* a_scale = scales.a;
+    const float* b_scale = scales.b;
     lt_check(lt.cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale),
              "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER");
     lt_check(lt.cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale),

@@ -28,10 +28,14 @@ struct GemmPointers {
   void* d = nullptr;
 };
 
+struct ScalePointers {
+  const float *a = nullptr, *b = nullptr;
+};
+
 class LtMatmul {
  public:
-  // `scales`: two device floats (A's and B's per-tensor scale) for FP8, else null.
-  LtMatmul(const Precision& precision, const Shape& shape, const float* scales);
+  // `scales`: A's and B's per-tensor scale (device floats) for FP8, else null.
+  LtMatmul(const Precision& precision, const Shape& shape, const ScalePointers& scales);
   ~LtMatmul();
   LtMatmul(const LtMatmul&) = delete;
   LtMatmul& operator=(const LtMatmul&) = delete;
