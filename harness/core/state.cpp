@@ -82,9 +82,13 @@ cudaStream_t State::stream() { return worker_stream(device()); }
 
 double State::warm_up(const std::function<double()>& sample) {
   const double start = now_s();
-  double last = 0;
-  for (int calls = 0; calls < 2 || now_s() - start < settings_.warmup_s; ++calls) last = sample();
-  return last;
+  sample();  // the first call loads modules and faults pages in: not a time of the operation
+  std::vector<double> seconds;
+  while (seconds.empty() || now_s() - start < settings_.warmup_s) seconds.push_back(sample());
+  // The median, not the last call: batching is decided from it, and one slow call at a size
+  // near the batching threshold would flip a benchmark between batched and unbatched from one
+  // process to the next (an L2-sized STREAM read then reads 76 instead of 296 GB/s).
+  return median_of(std::move(seconds));
 }
 
 void State::before_each_sample(std::function<void(cudaStream_t)> setup) {
@@ -168,9 +172,7 @@ void State::measure_host(const std::function<void()>& op_batch, int ops_per_call
 
 double State::time_candidate(const std::function<void(cudaStream_t)>& op) {
   TimingEvents events;
-  const auto one = event_sample(op, 1, events);
-  one();  // the first run loads and plans
-  const int ops = batch_for(one());
+  const int ops = batch_for(warm_up(event_sample(op, 1, events)));
   const auto sample = event_sample(op, ops, events);
   const double start = now_s();
   while (now_s() - start < kTuneWarmupS) sample();
