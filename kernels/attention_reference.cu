@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/core/cuda_check.h"
+#include "kernels/attention_device.cuh"
 #include "kernels/random_fill.cuh"
 
 namespace gpubench::kernels {
@@ -15,23 +16,6 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kMaxHeadDim = 256;
-
-__device__ float to_float(__half v) { return __half2float(v); }
-__device__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
-
-__device__ float block_reduce(float value, bool is_max) {
-  __shared__ float partial[kThreads / 32];
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const float other = __shfl_down_sync(0xffffffffu, value, offset);
-    value = is_max ? fmaxf(value, other) : value + other;
-  }
-  if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = value;
-  __syncthreads();
-  float total = partial[0];
-  for (int w = 1; w < kThreads / 32; ++w) total = is_max ? fmaxf(total, partial[w]) : total + partial[w];
-  __syncthreads();  // partial is reused by the next reduction
-  return total;
-}
 
 // One block per sampled row. `scratch` holds seq floats per sample (the row's scores, then its
 // unnormalised probabilities); `out` receives, per sample, head_dim triples (got, ref, Σ p|v|).
@@ -54,13 +38,13 @@ __global__ void reference_rows_kernel(AttentionProblem p, const T* q, const T* k
     scores[j] = dot * p.scale;
     local_max = fmaxf(local_max, scores[j]);
   }
-  const float row_max = block_reduce(local_max, true);
+  const float row_max = block_reduce<kThreads>(local_max, true);
   float local_sum = 0;
   for (std::int64_t j = threadIdx.x; j < kept; j += kThreads) {
     scores[j] = expf(scores[j] - row_max);
     local_sum += scores[j];
   }
-  const float sum = block_reduce(local_sum, false);  // its __syncthreads also publishes scores
+  const float sum = block_reduce<kThreads>(local_sum, false);  // its __syncthreads also publishes scores
   for (std::int64_t d = threadIdx.x; d < p.head_dim; d += kThreads) {
     float acc = 0, magnitude = 0;
     for (std::int64_t j = 0; j < kept; ++j) {
@@ -75,7 +59,8 @@ __global__ void reference_rows_kernel(AttentionProblem p, const T* q, const T* k
   }
 }
 
-// Compares one row's triples; returns false (and says why in `why`) when it fails.
+}  // namespace
+
 bool row_passes(const float* triples, std::int64_t head_dim, const AttentionTolerance& tolerance, double& row_l2,
                 std::string& why) {
   double error2 = 0, ref2 = 0;
@@ -95,8 +80,6 @@ bool row_passes(const float* triples, std::int64_t head_dim, const AttentionTole
   why = "relative L2 error " + std::to_string(row_l2);
   return false;
 }
-
-}  // namespace
 
 AttentionCheck check_attention_sampled(const AttentionProblem& problem, const void* q, const void* k, const void* v,
                                        const void* o, const AttentionTolerance& tolerance, std::int64_t samples,

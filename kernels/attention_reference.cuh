@@ -32,6 +32,11 @@ struct AttentionCheck {
   std::string first_failure;
 };
 
+// Compares one row of head_dim triples (got, reference, magnitude) with `tolerance`; false, with
+// the reason in `why`, when it fails. `row_l2` receives the row's relative L2 error.
+bool row_passes(const float* triples, std::int64_t head_dim, const AttentionTolerance& tolerance, double& row_l2,
+                std::string& why);
+
 // Checks `samples` random query rows (seeded) of the output `o` against the reference.
 AttentionCheck check_attention_sampled(const AttentionProblem& problem, const void* q, const void* k, const void* v,
                                        const void* o, const AttentionTolerance& tolerance, std::int64_t samples,

@@ -54,31 +54,53 @@ kernels::Float16Kind float16_kind(Element element) {
   return element == Element::kBf16 ? kernels::Float16Kind::kBfloat16 : kernels::Float16Kind::kHalf;
 }
 
+kernels::AttentionProblem attention_problem(const AttentionShape& shape) {
+  return {shape.heads_total(), shape.seq, shape.head_dim, static_cast<float>(shape.softmax_scale()), shape.causal,
+          float16_kind(shape.element)};
+}
+
+void fill_signed(void* data, const AttentionShape& shape, std::uint64_t seed, cudaStream_t stream) {
+  kernels::fill_conv_signed(data, shape.qkv_elements(), fill_element(shape.element), seed, stream);
+}
+
+bool cudnn_declined(const cudnn::CudnnError& error) {
+  const int category = CUDNN_STATUS_CATEGORY(error.status);
+  return category == CUDNN_STATUS_NOT_SUPPORTED || category == CUDNN_STATUS_BAD_PARAM;
+}
+
+void verify_rows(State& s, const std::string& what, const kernels::AttentionCheck& check) {
+  s.verify(check.rows_failed == 0, what + ": " + std::to_string(check.rows_failed) + " of " +
+                                       std::to_string(check.rows_checked) + " rows off (" + check.first_failure + ")");
+}
+
+void set_tflops_peak(State& s, Element element) {
+  const GpuInfo& gpu = s.gpu(s.device());
+  const std::string key = element == Element::kBf16 ? "bf16" : "fp16";
+  const auto peak = gpu.tflops_peak.find(key);
+  if (peak == gpu.tflops_peak.end())
+    s.set_peak(0, gpu.tflops_peak_source.empty() ? "no datasheet peak for " + gpu.name : gpu.tflops_peak_source);
+  else
+    s.set_peak(peak->second, gpu.tflops_peak_source + ": " + key);
+}
+
 AttentionInputs::AttentionInputs(const AttentionShape& shape, std::uint64_t seed, cudaStream_t stream)
     : shape_(shape),
       q_(tensor_bytes(shape)),
       k_(tensor_bytes(shape)),
       v_(tensor_bytes(shape)),
       o_(tensor_bytes(shape)) {
-  // Magnitudes [0.25, 1) with random sign: the output does not average out to a constant, so a
-  // wrong softmax cannot pass.
-  const auto element = fill_element(shape.element);
-  kernels::fill_conv_signed(q_.get(), shape.qkv_elements(), element, seed, stream);
-  kernels::fill_conv_signed(k_.get(), shape.qkv_elements(), element, seed + 1, stream);
-  kernels::fill_conv_signed(v_.get(), shape.qkv_elements(), element, seed + 2, stream);
+  fill_signed(q_.get(), shape, seed, stream);
+  fill_signed(k_.get(), shape, seed + 1, stream);
+  fill_signed(v_.get(), shape, seed + 2, stream);
 }
 
 void AttentionInputs::verify(State& s, const std::string& what, const std::function<void(cudaStream_t)>& op,
                              cudaStream_t stream) const {
   kernels::poison(o_.get(), o_.bytes(), stream);
   op(stream);
-  const kernels::AttentionProblem problem{shape_.heads_total(), shape_.seq, shape_.head_dim,
-                                          static_cast<float>(shape_.softmax_scale()), shape_.causal,
-                                          float16_kind(shape_.element)};
   const kernels::AttentionCheck check = kernels::check_attention_sampled(
-      problem, q(), k(), v(), o(), tolerance(shape_.element), kVerifiedRows, 0xA77E, stream);
-  s.verify(check.rows_failed == 0, what + ": " + std::to_string(check.rows_failed) + " of " +
-                                       std::to_string(check.rows_checked) + " rows off (" + check.first_failure + ")");
+      attention_problem(shape_), q(), k(), v(), o(), tolerance(shape_.element), kVerifiedRows, 0xA77E, stream);
+  verify_rows(s, what, check);
   s.note("worst_row_l2_error", check.worst_row_l2);
 }
 
@@ -111,10 +133,7 @@ CudnnAttention::CudnnAttention(const cudnn::CudnnHandle& handle, const Attention
   try {
     graph_ = std::make_unique<SdpaForwardGraph>(handle_, handle.version_number(), inputs.shape());
   } catch (const cudnn::CudnnError& error) {
-    // cuDNN's answer that it cannot build this graph (its NOT_SUPPORTED and BAD_PARAM families);
-    // anything else is an error.
-    const int category = CUDNN_STATUS_CATEGORY(error.status);
-    if (category != CUDNN_STATUS_NOT_SUPPORTED && category != CUDNN_STATUS_BAD_PARAM) throw;
+    if (!cudnn_declined(error)) throw;
     plans_.why_none = std::string("cuDNN cannot express this attention: ") + error.what();
     return;
   }

@@ -21,6 +21,18 @@ constexpr std::int64_t kVerifiedRows = 256;
 // Stated per type: fp16 rounds P and O to 11 bits, bf16 to 8, accumulation is FP32 in both.
 kernels::AttentionTolerance tolerance(Element element);
 kernels::Float16Kind float16_kind(Element element);
+kernels::AttentionProblem attention_problem(const AttentionShape& shape);
+// B x H x S x D elements of magnitude [0.25, 1) with random sign: the output does not average
+// out to a constant, so a wrong softmax cannot pass.
+void fill_signed(void* data, const AttentionShape& shape, std::uint64_t seed, cudaStream_t stream);
+// cuDNN's answer that it cannot build a graph (its NOT_SUPPORTED and BAD_PARAM families), which
+// skips the benchmark; anything else is an error.
+bool cudnn_declined(const cudnn::CudnnError& error);
+// One State::verify of a sampled check, naming `what` and the first row that failed.
+void verify_rows(State& s, const std::string& what, const kernels::AttentionCheck& check);
+// The datasheet's dense rate for the type (configs/peaks.json, via the context) as the peak of
+// a tflops primary metric; where the GPU has none, the reason as its source.
+void set_tflops_peak(State& s, Element element);
 
 class AttentionInputs {
  public:

@@ -117,6 +117,8 @@ double forward_flops(const AttentionShape& shape) {
 
 double backward_flops(const AttentionShape& shape) { return 2.5 * forward_flops(shape); }
 
+double forward_backward_flops(const AttentionShape& shape) { return forward_flops(shape) + backward_flops(shape); }
+
 UnfusedTraffic unfused_traffic(const AttentionShape& shape) {
   const double e = static_cast<double>(element_bytes(shape.element));
   const double qkv = static_cast<double>(shape.qkv_elements()) * e;
@@ -133,6 +135,19 @@ UnfusedTraffic unfused_traffic(const AttentionShape& shape) {
 
 double fused_min_bytes(const AttentionShape& shape) {
   return 4.0 * static_cast<double>(shape.qkv_elements()) * static_cast<double>(element_bytes(shape.element));
+}
+
+double stats_bytes(const AttentionShape& shape) {
+  return static_cast<double>(shape.heads_total() * shape.seq) * sizeof(float);
+}
+
+double backward_min_bytes(const AttentionShape& shape) {
+  return 8.0 * static_cast<double>(shape.qkv_elements()) * static_cast<double>(element_bytes(shape.element)) +
+         stats_bytes(shape);
+}
+
+double forward_backward_min_bytes(const AttentionShape& shape) {
+  return fused_min_bytes(shape) + stats_bytes(shape) + backward_min_bytes(shape);
 }
 
 double traffic_ratio(const AttentionShape& shape) { return unfused_traffic(shape).total() / fused_min_bytes(shape); }

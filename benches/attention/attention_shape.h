@@ -51,6 +51,7 @@ std::string unsupported_reason(const AttentionShape& shape);
 
 double forward_flops(const AttentionShape& shape);
 double backward_flops(const AttentionShape& shape);
+double forward_backward_flops(const AttentionShape& shape);  // 3.5 x forward: one training step
 
 // Bytes each step of the unfused forward moves through HBM, counted from the tensors it reads and
 // writes: Q·Kᵀ reads Q, K and writes S; the softmax reads S (only j <= i when causal) and writes
@@ -61,6 +62,12 @@ struct UnfusedTraffic {
 };
 UnfusedTraffic unfused_traffic(const AttentionShape& shape);
 double fused_min_bytes(const AttentionShape& shape);
+// The softmax statistics a training forward writes and its backward reads: B x H x S FP32.
+double stats_bytes(const AttentionShape& shape);
+// The fused backward's minimum: Q, K, V, O, dO and the statistics read once, dQ, dK, dV written once.
+double backward_min_bytes(const AttentionShape& shape);
+// A training step's minimum: the forward's (fused_min_bytes), its statistics, the backward's.
+double forward_backward_min_bytes(const AttentionShape& shape);
 // Unfused bytes over the fused minimum.
 double traffic_ratio(const AttentionShape& shape);
 // The unfused path's S x S buffer, for the memory check before allocating it.

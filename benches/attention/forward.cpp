@@ -17,6 +17,7 @@ void declare_counts(gpubench::State& s, const AttentionShape& shape, double byte
   s.count_flops(forward_flops(shape));
   s.count_bytes(bytes);
   s.set_primary_metric("tflops");
+  set_tflops_peak(s, shape.element);
   s.note("heads", shape.heads);
   s.note("head_dim", shape.head_dim);
   s.note("hbm_bytes", bytes);
