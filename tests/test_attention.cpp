@@ -7,7 +7,10 @@
 
 #include "benches/attention/attention_case.h"
 #include "benches/attention/attention_shape.h"
+#include "benches/attention/training_case.h"
 #include "harness/core/family.h"
+#include "harness/core/state.h"
+#include "kernels/attention_backward_reference.cuh"
 #include "harness/system/library.h"
 #include "test_support.h"
 
@@ -52,6 +55,90 @@ TEST(AttentionBytes, UnfusedCountsEachStepsTensorsAndFusedTheMinimum) {
   shape.causal = true;  // the softmax reads S(S+1)/2 of the S² scores, still writes all of P
   EXPECT_DOUBLE_EQ(unfused_traffic(shape).softmax, scores * 1001.0 / 2000.0 + scores);
   EXPECT_GT(traffic_ratio(llama(16384, false)), traffic_ratio(llama(1000, false)));
+}
+
+TEST(AttentionFlops, ATrainingStepIsThreeAndAHalfForwards) {
+  for (const bool causal : {false, true}) {
+    const AttentionShape shape = llama(4096, causal);
+    EXPECT_DOUBLE_EQ(forward_backward_flops(shape), 3.5 * forward_flops(shape));
+  }
+  EXPECT_DOUBLE_EQ(forward_backward_flops(llama(4096, true)), 0.5 * forward_backward_flops(llama(4096, false)));
+}
+
+TEST(AttentionBytes, BackwardReadsFiveTensorsAndTheStatisticsAndWritesThreeGradients) {
+  const AttentionShape shape = llama(1000, true);  // the minimum does not depend on the mask
+  const double qkv = 4.0 * 32 * 1000 * 128 * 2, stats = 4.0 * 32 * 1000 * 4;
+  EXPECT_DOUBLE_EQ(stats_bytes(shape), stats);
+  EXPECT_DOUBLE_EQ(backward_min_bytes(shape), 5 * qkv + stats + 3 * qkv);
+  // Forward: Q, K, V read, O and the statistics written; then the backward.
+  EXPECT_DOUBLE_EQ(forward_backward_min_bytes(shape), 4 * qkv + stats + 8 * qkv + stats);
+}
+
+TEST(AttentionGradients, TolerancesAreStatedPerTypeAndLooserThanTheForwards) {
+  EXPECT_DOUBLE_EQ(gradient_tolerance(Element::kFp16).element, 0x1p-7);
+  EXPECT_DOUBLE_EQ(gradient_tolerance(Element::kBf16).element, 0x1p-4);
+  EXPECT_DOUBLE_EQ(gradient_tolerance(Element::kFp16).row_l2, 1e-2);
+  EXPECT_DOUBLE_EQ(gradient_tolerance(Element::kBf16).row_l2, 5e-2);
+  for (const Element e : {Element::kFp16, Element::kBf16})
+    EXPECT_GT(gradient_tolerance(e).element, tolerance(e).element);
+}
+
+TEST(AttentionGradients, ShortRowsAreCheckedElementByElementOnly) {
+  const kernels::AttentionTolerance t{0x1p-7, 1e-2};
+  EXPECT_EQ(kernels::row_tolerance(t, kernels::kMinTermsForRowL2).row_l2, 1e-2);
+  EXPECT_EQ(kernels::row_tolerance(t, 4096).row_l2, 1e-2);
+  EXPECT_TRUE(std::isinf(kernels::row_tolerance(t, kernels::kMinTermsForRowL2 - 1).row_l2));
+  EXPECT_EQ(kernels::row_tolerance(t, 1).element, t.element);
+}
+
+TEST(AttentionGradients, RowComparisonRejectsNanAndAWrongScale) {
+  // Triples (got, reference, magnitude) of a two-element row.
+  const kernels::AttentionTolerance t{0x1p-7, 1e-2};
+  double row_l2 = 0;
+  std::string why;
+  const float close[] = {1.001f, 1.0f, 4.0f, -2.0f, -2.0f, 4.0f};
+  EXPECT_TRUE(kernels::row_passes(close, 2, t, row_l2, why)) << why;
+  const float nan[] = {NAN, 1.0f, 4.0f, -2.0f, -2.0f, 4.0f};
+  EXPECT_FALSE(kernels::row_passes(nan, 2, t, row_l2, why));
+  EXPECT_NE(why.find("d 0"), std::string::npos) << why;
+  // Within each element's bound (8 x 2^-7 = 0.06) but 2 % off as a row: a scale error.
+  const float scaled[] = {1.02f, 1.0f, 8.0f, -2.04f, -2.0f, 8.0f};
+  EXPECT_FALSE(kernels::row_passes(scaled, 2, t, row_l2, why));
+  EXPECT_NE(why.find("relative L2 error"), std::string::npos) << why;
+  EXPECT_TRUE(kernels::row_passes(scaled, 2, kernels::row_tolerance(t, 2), row_l2, why)) << why;
+}
+
+TEST(AttentionPeak, TheDatasheetRateOfTheTypeIsThePeakOfTflops) {
+  static const Family& fake = family("unittest/attention_peak").axis_str("op", {"x"}).hidden().cpu_only().run(
+      [](State&) {});
+  const Instance instance = fake.expand(ExpandOptions{}).at(0);
+  RunSettings settings;
+  settings.warmup_s = 0;
+  Context context;
+  context.gpus.resize(1);
+  context.gpus[0].name = "NVIDIA H200";
+  context.gpus[0].tflops_peak = {{"fp16", 989.5}, {"bf16", 989.5}};
+  context.gpus[0].tflops_peak_source = "NVIDIA H200 datasheet";
+  auto measured = [&](Element element) {
+    State s(instance, settings, context);
+    s.count_flops(1e12);
+    s.set_primary_metric("tflops");
+    set_tflops_peak(s, element);
+    s.measure_manual([] { return 2e-3; });  // 500 TFLOP/s
+    s.verify(true, "ran");
+    return s.finish();
+  };
+  const BenchResult r = measured(Element::kBf16);
+  EXPECT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_TRUE(r.peak.has_value());
+  EXPECT_DOUBLE_EQ(*r.peak, 989.5);
+  EXPECT_NEAR(*r.pct_of_peak(), 100 * 500 / 989.5, 1e-6);
+  EXPECT_EQ(r.peak_source, "NVIDIA H200 datasheet: bf16");
+  context.gpus[0].tflops_peak.clear();
+  context.gpus[0].tflops_peak_source = "'NVIDIA X' is not in configs/peaks.json";
+  const BenchResult none = measured(Element::kFp16);
+  EXPECT_FALSE(none.peak.has_value());
+  EXPECT_EQ(none.peak_source, "'NVIDIA X' is not in configs/peaks.json");
 }
 
 TEST(AttentionShapes, UnsupportedHeadDimensionsAreNamed) {
@@ -128,6 +215,20 @@ TEST(AttentionNames, FamiliesExpandToStableNames) {
   ExpandOptions quick;
   quick.quick = true;
   for (const Instance& i : forward->expand(quick)) EXPECT_EQ(i.params.integer("seq"), 4096) << i.name;
+}
+
+TEST(AttentionNames, ForwardBackwardPairsWithTheTorchPeersLine) {
+  const Family* training = find_family("attention/forward_backward");
+  ASSERT_NE(training, nullptr);
+  const auto instances = training->expand(ExpandOptions{});
+  // scripts/peers/torch_attention.py's forward_backward name for --model llama3_8b --backward fp16:0.
+  EXPECT_TRUE(std::any_of(instances.begin(), instances.end(), [](const Instance& i) {
+    return i.name == "attention/forward_backward/impl:cudnn/type:fp16/model:llama3_8b/batch:4/seq:4096/causal:0/gpu:gpu0";
+  }));
+  EXPECT_TRUE(std::any_of(instances.begin(), instances.end(), [](const Instance& i) {
+    return i.name == "attention/forward_backward/impl:cudnn/type:bf16/model:gpt2/batch:4/seq:1000/causal:1/gpu:gpu0";
+  }));
+  EXPECT_EQ(instances.size(), 1u * 2 * 2 * 2 * 2);
 }
 
 }  // namespace

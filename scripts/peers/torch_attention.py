@@ -10,8 +10,9 @@ with gpubench's flop count (4 x B x H x S^2 x D, halved when causal; forward + b
 forward, the backward being 2.5 x). The forward runs under torch.no_grad(), so that cuDNN runs
 its inference graph (no softmax statistics), as gpubench's attention/forward does. The
 FLASH_ATTENTION lines carry impl:torch_flash, which no gpubench benchmark has: they are the
-reference point, not a comparison. The forward_backward line has no gpubench counterpart until
-the suite's cuDNN backward lands.
+reference point, not a comparison. The forward_backward line (forward with autograd, so that
+cuDNN writes its softmax statistics, then backward with a random dO) pairs with gpubench's
+attention/forward_backward, one training step of the layer.
 """
 import argparse
 import json
