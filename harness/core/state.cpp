@@ -85,10 +85,11 @@ double State::warm_up(const std::function<double()>& sample) {
   sample();  // the first call loads modules and faults pages in: not a time of the operation
   std::vector<double> seconds;
   while (seconds.empty() || now_s() - start < settings_.warmup_s) seconds.push_back(sample());
-  // The median, not the last call: batching is decided from it, and one slow call at a size
-  // near the batching threshold would flip a benchmark between batched and unbatched from one
-  // process to the next (an L2-sized STREAM read then reads 76 instead of 296 GB/s).
-  return median_of(std::move(seconds));
+  // The fastest call, the operation's own time free of the stalls some calls meet: batching is
+  // decided from it, and a slow call (or a median that straddles the threshold, as a 16 us
+  // STREAM write does) would flip a benchmark between batched and unbatched from one process
+  // to the next (an L2-sized STREAM read then reads 76 instead of 296 GB/s).
+  return *std::min_element(seconds.begin(), seconds.end());
 }
 
 void State::before_each_sample(std::function<void(cudaStream_t)> setup) {

@@ -114,7 +114,7 @@ class State {
 
  private:
   void sample_loop(const std::function<double()>& sample, int ops_per_sample);
-  // Runs `sample` for the warm-up period; returns the median seconds of its calls after the first.
+  // Runs `sample` for the warm-up period; returns the fastest of its calls after the first.
   double warm_up(const std::function<double()>& sample);
   // Operations per sample for an operation of `op_s` (1 when the L2 is flushed between samples).
   int batch_for(double op_s) const;
