@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "benches/collective/nccl_api.h"
-#include "benches/transfer/support.h"
+#include "harness/core/scoped_device.h"
 #include "harness/core/streams.h"
 
 namespace gpubench::collective {
@@ -48,6 +48,67 @@ char* offset(void* base, std::size_t elements, std::size_t element_bytes) {
 void nccl_check(ncclResult_t result, const char* expression) {
   if (result == ncclSuccess || result == ncclInProgress) return;
   throw std::runtime_error(std::string(expression) + ": " + NcclApi::get().ncclGetErrorString(result));
+}
+
+const NcclNewerApi& NcclNewerApi::get() {
+  static const NcclNewerApi table = [] {
+    const SharedLibrary& library = shared_library("nccl");
+    NcclNewerApi api;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+    api.ncclAlltoAll = reinterpret_cast<decltype(&::ncclAlltoAll)>(library.find("ncclAlltoAll"));
+#endif
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
+    api.ncclMemAlloc = reinterpret_cast<decltype(&::ncclMemAlloc)>(library.find("ncclMemAlloc"));
+    api.ncclMemFree = reinterpret_cast<decltype(&::ncclMemFree)>(library.find("ncclMemFree"));
+#endif
+    return api;
+  }();
+  return table;
+}
+
+bool nccl_has_alltoall() {
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+  return NcclNewerApi::get().ncclAlltoAll != nullptr;
+#else
+  return false;
+#endif
+}
+
+CommBuffer::CommBuffer(std::size_t bytes) {
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
+  const NcclNewerApi& nccl = NcclNewerApi::get();
+  if (nccl.ncclMemAlloc && nccl.ncclMemFree) {
+    GPUBENCH_NCCL(nccl.ncclMemAlloc(&ptr_, bytes));
+    from_nccl_ = true;
+    return;
+  }
+#endif
+  GPUBENCH_CUDA(cudaMalloc(&ptr_, bytes));
+}
+
+CommBuffer::~CommBuffer() { release(); }
+
+CommBuffer::CommBuffer(CommBuffer&& other) noexcept : ptr_(other.ptr_), from_nccl_(other.from_nccl_) {
+  other.ptr_ = nullptr;
+}
+
+CommBuffer& CommBuffer::operator=(CommBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    ptr_ = other.ptr_;
+    from_nccl_ = other.from_nccl_;
+    other.ptr_ = nullptr;
+  }
+  return *this;
+}
+
+void CommBuffer::release() {
+  if (!ptr_) return;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 19, 0)
+  if (from_nccl_) NcclNewerApi::get().ncclMemFree(ptr_);
+#endif
+  if (!from_nccl_) cudaFree(ptr_);
+  ptr_ = nullptr;
 }
 
 Clique::Clique(Bootstrap& bootstrap, const std::vector<int>& devices) : devices_(devices) {
@@ -114,6 +175,8 @@ NcclEngine::~NcclEngine() {
     ScopedDevice on(clique_.members()[m].device);
     if (buffers_[m].start) cudaEventDestroy(buffers_[m].start);
     if (buffers_[m].end) cudaEventDestroy(buffers_[m].end);
+    buffers_[m].send = CommBuffer();
+    buffers_[m].recv = CommBuffer();
   }
 }
 
@@ -125,8 +188,8 @@ void NcclEngine::prepare() {
     const Clique::Member& member = clique_.members()[m];
     ScopedDevice on(member.device);
     Buffers& b = buffers_[m];
-    b.send = DeviceBuffer(std::max(n.send, n.recv) * e);
-    if (!case_.in_place) b.recv = DeviceBuffer(n.recv * e);
+    b.send = CommBuffer(std::max(n.send, n.recv) * e);
+    if (!case_.in_place) b.recv = CommBuffer(n.recv * e);
     b.send_ptr = b.send.get();
     b.recv_ptr = case_.in_place ? b.send.get() : b.recv.get();
     // In place, nccl-tests' convention: a rank's own block of the gathered or scattered buffer.
@@ -154,7 +217,6 @@ void NcclEngine::issue(const Clique::Member& member, const Buffers& b) {
   const ncclDataType_t type = nccl_type(case_.type);
   const ncclRedOp_t op = case_.max ? ncclMax : ncclSum;
   const Counts& n = case_.counts;
-  const int ranks = clique_.ranks();
   switch (case_.kind) {
     case Kind::kAllReduce:
       return GPUBENCH_NCCL(nccl.ncclAllReduce(b.send_ptr, b.recv_ptr, n.send, type, op, member.comm, member.stream));
@@ -168,39 +230,67 @@ void NcclEngine::issue(const Clique::Member& member, const Buffers& b) {
     case Kind::kReduce:
       return GPUBENCH_NCCL(nccl.ncclReduce(b.send_ptr, b.recv_ptr, n.send, type, ncclSum, 0, member.comm, member.stream));
     case Kind::kAllToAll:
-      for (int peer = 0; peer < ranks; ++peer) {
-        GPUBENCH_NCCL(nccl.ncclSend(offset(b.send_ptr, peer * n.chunk, case_.element_bytes), n.chunk, type, peer,
-                                    member.comm, member.stream));
-        GPUBENCH_NCCL(nccl.ncclRecv(offset(b.recv_ptr, peer * n.chunk, case_.element_bytes), n.chunk, type, peer,
-                                    member.comm, member.stream));
-      }
-      return;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+      if (const auto alltoall = NcclNewerApi::get().ncclAlltoAll)
+        return GPUBENCH_NCCL(alltoall(b.send_ptr, b.recv_ptr, n.chunk, type, member.comm, member.stream));
+#endif
+      return issue_point_to_point(member, b);
     case Kind::kSendRecv:
-      GPUBENCH_NCCL(nccl.ncclSend(b.send_ptr, n.send, type, (member.rank + 1) % ranks, member.comm, member.stream));
-      GPUBENCH_NCCL(
-          nccl.ncclRecv(b.recv_ptr, n.recv, type, (member.rank + ranks - 1) % ranks, member.comm, member.stream));
-      return;
+      return issue_point_to_point(member, b);
   }
 }
 
+// nccl-tests' sendrecv (to the next rank, from the previous) and its alltoall fallback (to and
+// from every rank), each in a group of its own: one rank's send to itself and the matching
+// receive must be issued together.
+void NcclEngine::issue_point_to_point(const Clique::Member& member, const Buffers& b) {
+  const NcclApi& nccl = NcclApi::get();
+  const ncclDataType_t type = nccl_type(case_.type);
+  const Counts& n = case_.counts;
+  const std::size_t e = case_.element_bytes;
+  const int ranks = clique_.ranks();
+  GPUBENCH_NCCL(nccl.ncclGroupStart());
+  if (case_.kind == Kind::kSendRecv) {
+    GPUBENCH_NCCL(nccl.ncclSend(b.send_ptr, n.send, type, (member.rank + 1) % ranks, member.comm, member.stream));
+    GPUBENCH_NCCL(nccl.ncclRecv(b.recv_ptr, n.recv, type, (member.rank + ranks - 1) % ranks, member.comm, member.stream));
+  } else {
+    for (int peer = 0; peer < ranks; ++peer) {
+      GPUBENCH_NCCL(nccl.ncclSend(offset(b.send_ptr, peer * n.chunk, e), n.chunk, type, peer, member.comm, member.stream));
+      GPUBENCH_NCCL(nccl.ncclRecv(offset(b.recv_ptr, peer * n.chunk, e), n.chunk, type, peer, member.comm, member.stream));
+    }
+  }
+  GPUBENCH_NCCL(nccl.ncclGroupEnd());
+}
+
 void NcclEngine::enqueue_one() {
-  // One group over every GPU of the process: NCCL needs all of a collective's local ranks
-  // issued together, or a single thread deadlocks on the first of them.
+  const auto& members = clique_.members();
+  // One GPU: the call alone, as nccl-tests makes it with -g 1 (run() made the device current);
+  // a surrounding group adds host time, and at small sizes host time is the collective's time.
+  if (members.size() == 1) return issue(members.front(), buffers_.front());
+  // Several: one group over every GPU of the process, as NCCL needs all of a collective's local
+  // ranks issued together (a single thread otherwise deadlocks on the first of them).
   GPUBENCH_NCCL(NcclApi::get().ncclGroupStart());
-  for (std::size_t m = 0; m < buffers_.size(); ++m) {
-    ScopedDevice on(clique_.members()[m].device);
-    issue(clique_.members()[m], buffers_[m]);
+  for (std::size_t m = 0; m < members.size(); ++m) {
+    ScopedDevice on(members[m].device);
+    issue(members[m], buffers_[m]);
   }
   GPUBENCH_NCCL(NcclApi::get().ncclGroupEnd());
 }
 
-void NcclEngine::wait_for(const std::vector<cudaEvent_t>& events) {
+void NcclEngine::record(cudaEvent_t Buffers::*event) {
+  for (std::size_t m = 0; m < buffers_.size(); ++m) {
+    ScopedDevice on(clique_.members()[m].device);
+    GPUBENCH_CUDA(cudaEventRecord(buffers_[m].*event, clique_.members()[m].stream));
+  }
+}
+
+void NcclEngine::wait_for_ends() {
   try {
     wait_or_abort(
         [&] {
           clique_.throw_if_failed();
-          for (cudaEvent_t e : events)
-            if (cudaEventQuery(e) == cudaErrorNotReady) return false;
+          for (const auto& b : buffers_)
+            if (cudaEventQuery(b.end) == cudaErrorNotReady) return false;
           return true;
         },
         timeout_s_, [&] { clique_.abort(); });
@@ -208,23 +298,21 @@ void NcclEngine::wait_for(const std::vector<cudaEvent_t>& events) {
     std::this_thread::sleep_for(std::chrono::duration<double>(kAfterAbortS));
     throw;
   }
-  for (cudaEvent_t e : events) GPUBENCH_CUDA(cudaEventSynchronize(e));
+  for (const auto& b : buffers_) GPUBENCH_CUDA(cudaEventSynchronize(b.end));
 }
 
 double NcclEngine::run(int ops) {
   if (clique_.aborted()) throw std::runtime_error("the communicators were aborted after an earlier failure");
-  std::vector<cudaEvent_t> ends;
-  for (std::size_t m = 0; m < buffers_.size(); ++m) {
-    ScopedDevice on(clique_.members()[m].device);
-    GPUBENCH_CUDA(cudaEventRecord(buffers_[m].start, clique_.members()[m].stream));
-  }
+  ScopedDevice on(clique_.members().front().device);
+  // An untimed lead-in collective keeps every GPU busy while the timed ones are queued, so a start
+  // event marks the end of GPU work, not the moment the host began to enqueue: no launch latency
+  // enters the sample (nccl-tests' host timer spreads one over its -n iterations), and the ranks'
+  // start events are aligned by the lead-in collective itself.
+  enqueue_one();
+  record(&Buffers::start);
   for (int i = 0; i < ops; ++i) enqueue_one();
-  for (std::size_t m = 0; m < buffers_.size(); ++m) {
-    ScopedDevice on(clique_.members()[m].device);
-    GPUBENCH_CUDA(cudaEventRecord(buffers_[m].end, clique_.members()[m].stream));
-    ends.push_back(buffers_[m].end);
-  }
-  wait_for(ends);
+  record(&Buffers::end);
+  wait_for_ends();
   double slowest_s = 0;
   for (const auto& b : buffers_) {
     float ms = 0;
@@ -239,7 +327,13 @@ long long NcclEngine::check() {
     ScopedDevice on(clique_.members()[m].device);
     fill(m);
   }
-  run(1);
+  {
+    // Exactly one collective on the fresh inputs: a second would sum an in-place buffer twice.
+    ScopedDevice on(clique_.members().front().device);
+    enqueue_one();
+    record(&Buffers::end);
+    wait_for_ends();
+  }
   long long wrong = 0;
   const Counts& n = case_.counts;
   for (std::size_t m = 0; m < buffers_.size(); ++m) {

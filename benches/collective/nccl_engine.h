@@ -56,6 +56,26 @@ class CliqueHolder {
   std::unique_ptr<Clique> clique_;
 };
 
+// A buffer on the current GPU, made as nccl-tests makes its buffers: ncclMemAlloc's where the
+// loaded NCCL has it (memory NCCL can register and map for its peers), else cudaMalloc's.
+class CommBuffer {
+ public:
+  CommBuffer() = default;
+  explicit CommBuffer(std::size_t bytes);
+  ~CommBuffer();
+  CommBuffer(CommBuffer&& other) noexcept;
+  CommBuffer& operator=(CommBuffer&& other) noexcept;
+  void* get() const { return ptr_; }
+
+ private:
+  void release();
+  void* ptr_ = nullptr;
+  bool from_nccl_ = false;
+};
+
+// Whether alltoall is NCCL's own ncclAlltoAll here, rather than grouped ncclSend/ncclRecv.
+bool nccl_has_alltoall();
+
 struct CollectiveCase {
   Kind kind = Kind::kAllReduce;
   kernels::CollectiveType type = kernels::CollectiveType::kFp32;
@@ -76,7 +96,7 @@ class NcclEngine : public RankEngine {
 
  private:
   struct Buffers {
-    DeviceBuffer send, recv;  // recv empty in place
+    CommBuffer send, recv;  // recv empty in place
     void* send_ptr = nullptr;
     void* recv_ptr = nullptr;
     cudaEvent_t start = nullptr, end = nullptr;
@@ -84,7 +104,9 @@ class NcclEngine : public RankEngine {
   void fill(std::size_t m);
   void enqueue_one();
   void issue(const Clique::Member& member, const Buffers& b);
-  void wait_for(const std::vector<cudaEvent_t>& events);
+  void issue_point_to_point(const Clique::Member& member, const Buffers& b);
+  void record(cudaEvent_t Buffers::*event);
+  void wait_for_ends();
 
   Clique& clique_;
   CollectiveCase case_;
