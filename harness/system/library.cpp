@@ -11,6 +11,7 @@ namespace {
 
 struct Known {
   std::vector<std::string> sonames;
+  SymbolScope scope = SymbolScope::kLocal;
   std::unique_ptr<SharedLibrary> library;  // opened on first use
 };
 
@@ -34,9 +35,10 @@ std::map<std::string, Known>& known_libraries() {
 
 }  // namespace
 
-SharedLibrary::SharedLibrary(const std::vector<std::string>& sonames) {
+SharedLibrary::SharedLibrary(const std::vector<std::string>& sonames, SymbolScope scope) {
+  const int visibility = scope == SymbolScope::kGlobal ? RTLD_GLOBAL : RTLD_LOCAL;
   for (const auto& name : sonames) {
-    handle_ = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    handle_ = dlopen(name.c_str(), RTLD_NOW | visibility);
     if (handle_) {
       soname_ = name;
       return;
@@ -60,7 +62,8 @@ const SharedLibrary& shared_library(const std::string& name) {
   auto& known = known_libraries();
   const auto it = known.find(name);
   if (it == known.end()) throw std::logic_error("unknown library '" + name + "'");
-  if (!it->second.library) it->second.library = std::make_unique<SharedLibrary>(it->second.sonames);
+  if (!it->second.library)
+    it->second.library = std::make_unique<SharedLibrary>(it->second.sonames, it->second.scope);
   return *it->second.library;
 }
 
@@ -69,10 +72,11 @@ std::string library_unavailable_reason(const std::string& name) {
   return library.loaded() ? "" : library.error();
 }
 
-void register_library(const std::string& name, std::vector<std::string> sonames) {
+void register_library(const std::string& name, std::vector<std::string> sonames, SymbolScope scope) {
   std::lock_guard<std::mutex> lock(registry_mutex());
   Known& entry = known_libraries()[name];
   entry.sonames = std::move(sonames);
+  entry.scope = scope;
   entry.library.reset();
 }
 

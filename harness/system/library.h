@@ -20,11 +20,15 @@ struct LibraryError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Whether a library's symbols serve the libraries it loads itself: MPI's plugins may resolve
+// MPI's own symbols through the global scope rather than link them.
+enum class SymbolScope { kLocal, kGlobal };
+
 class SharedLibrary {
  public:
   // Opens the first of `sonames` that loads; never throws. Stays loaded for the process's life:
   // unloading cuBLAS or NCCL runs their teardown, which is not safe while CUDA is in use.
-  explicit SharedLibrary(const std::vector<std::string>& sonames);
+  explicit SharedLibrary(const std::vector<std::string>& sonames, SymbolScope scope = SymbolScope::kLocal);
   bool loaded() const { return handle_ != nullptr; }
   const std::string& soname() const { return soname_; }  // the one that loaded
   const std::string& error() const { return error_; }    // why none loaded
@@ -41,8 +45,9 @@ class SharedLibrary {
 const SharedLibrary& shared_library(const std::string& name);
 // Empty when `name` loads here, else why not.
 std::string library_unavailable_reason(const std::string& name);
-// Makes a further name known (tests: a library that is not installed).
-void register_library(const std::string& name, std::vector<std::string> sonames);
+// Makes a further name known: a suite's own library (MPI), or in tests one that is not installed.
+void register_library(const std::string& name, std::vector<std::string> sonames,
+                      SymbolScope scope = SymbolScope::kLocal);
 
 }  // namespace gpubench
 
