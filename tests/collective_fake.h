@@ -14,14 +14,16 @@ namespace gpubench::collective::testing {
 struct FakeEngine : RankEngine {
   double op_s = 1e-5;
   long long wrong = 0;
-  std::string fail_in;  // "prepare", "run" or "check": throws there
+  std::string fail_in;  // "prepare", "run" or "check": throws there; "hang": run never completes
   int runs = 0;
+  int aborts = 0;
   void prepare() override {
     if (fail_in == "prepare") throw std::runtime_error("out of memory");
   }
   double run(int ops) override {
     ++runs;
     if (fail_in == "run") throw std::runtime_error("NCCL error");
+    if (fail_in == "hang") wait_or_abort([] { return false; }, 0.02, [this] { ++aborts; });
     return op_s * ops;
   }
   long long check() override {

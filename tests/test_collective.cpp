@@ -28,6 +28,21 @@ TEST(CollectiveModel, OneRankHasNoBusBandwidth) {
   EXPECT_TRUE(bus_bandwidth_meaningful(Kind::kAllReduce, 2));
 }
 
+TEST(CollectiveModel, OneRankSaysWhyThereIsNoBusBandwidth) {
+  for (const auto& name : kind_names()) EXPECT_EQ(bus_bandwidth_absent_reason(kind_from_name(name), 1), "1 rank") << name;
+  EXPECT_EQ(bus_bandwidth_absent_reason(Kind::kBroadcast, 2), "");
+}
+
+TEST(CollectiveModel, BlocksAreWholeSixteenBytesAsInNcclTests) {
+  const Counts alltoall = counts(Kind::kAllToAll, 1 << 20, 4, 3);  // 262144 elements, 87381 a rank
+  EXPECT_EQ(alltoall.chunk, 87380u);
+  EXPECT_EQ(alltoall.send, 3 * 87380u);
+  EXPECT_EQ(alltoall.bytes, 3 * 87380u * 4);
+  EXPECT_EQ(counts(Kind::kAllGather, 1 << 20, 2, 6).chunk, 87376u);  // 87381 rounded to 8 halves
+  EXPECT_EQ(counts(Kind::kAllReduce, 1000, 4, 3).send, 250u);         // not blocked: unchanged
+  EXPECT_EQ(counts(Kind::kAllGather, 8, 4, 1).chunk, 2u);             // under 16 B: kept, not emptied
+}
+
 TEST(CollectiveModel, KindNamesRoundTrip) {
   for (const auto& name : kind_names()) EXPECT_EQ(kind_name(kind_from_name(name)), name);
   EXPECT_THROW(kind_from_name("allreduce"), std::invalid_argument);
@@ -39,10 +54,10 @@ TEST(CollectiveModel, CountsFollowNcclTestsSizes) {
   EXPECT_EQ(gather.send, 32u);
   EXPECT_EQ(gather.recv, 256u);
   EXPECT_EQ(gather.bytes, 1024u);
-  const Counts scatter = counts(Kind::kReduceScatter, 1024, 2, 3);  // 512 elements, 170 a rank
-  EXPECT_EQ(scatter.send, 510u);
-  EXPECT_EQ(scatter.recv, 170u);
-  EXPECT_EQ(scatter.bytes, 1020u);
+  const Counts scatter = counts(Kind::kReduceScatter, 1024, 2, 3);  // 512 elements, 170 a rank, 168 aligned
+  EXPECT_EQ(scatter.send, 504u);
+  EXPECT_EQ(scatter.recv, 168u);
+  EXPECT_EQ(scatter.bytes, 1008u);
   const Counts reduce = counts(Kind::kAllReduce, 4096, 2, 8);
   EXPECT_EQ(reduce.send, 2048u);
   EXPECT_EQ(reduce.recv, 2048u);
@@ -112,6 +127,7 @@ struct WorldRun {
   std::vector<std::string> errors;
   std::vector<double> samples;  // rank 0's measured samples
   std::vector<int> runs;
+  std::vector<int> aborts;
 };
 WorldRun run_world(int ranks, const std::function<void(int, testing::FakeEngine&)>& setup) {
   testing::ThreadWorld world(ranks);
@@ -119,6 +135,7 @@ WorldRun run_world(int ranks, const std::function<void(int, testing::FakeEngine&
   out.outcomes.resize(ranks);
   out.errors.resize(ranks);
   out.runs.resize(ranks);
+  out.aborts.resize(ranks);
   std::vector<std::thread> threads;
   for (int r = 0; r < ranks; ++r)
     threads.emplace_back([&, r] {
@@ -132,6 +149,7 @@ WorldRun run_world(int ranks, const std::function<void(int, testing::FakeEngine&
         out.errors[r] = e.what();
       }
       out.runs[r] = engine.runs;
+      out.aborts[r] = engine.aborts;
       if (r == 0) out.samples = seen;
     });
   for (auto& t : threads) t.join();
@@ -166,6 +184,25 @@ TEST(CollectiveDriver, AFailedCheckFailsEveryRank) {
     if (r == 1) e.fail_in = "check";
   });
   for (const auto& e : run.errors) EXPECT_EQ(e, "verification: rank 1: check failed to launch");
+}
+
+TEST(CollectiveDriver, AFailedCollectiveFailsEveryRankBeforeSampling) {
+  const WorldRun run = run_world(3, [](int r, testing::FakeEngine& e) {
+    if (r == 1) e.fail_in = "run";
+  });
+  for (const auto& e : run.errors) EXPECT_EQ(e, "first collective: rank 1: NCCL error");
+  for (int r = 0; r < 3; ++r) EXPECT_LE(run.runs[r], 2) << "rank " << r << " went on to sample";
+}
+
+TEST(CollectiveDriver, ARankThatHangsIsAbortedAndEndsEveryRank) {
+  const WorldRun run = run_world(2, [](int r, testing::FakeEngine& e) {
+    if (r == 1) e.fail_in = "hang";
+  });
+  for (const auto& e : run.errors) {
+    EXPECT_EQ(e.rfind("first collective: rank 1: the collective did not complete", 0), 0u) << e;
+    EXPECT_NE(e.find("aborted"), std::string::npos) << e;
+  }
+  EXPECT_EQ(run.aborts, (std::vector<int>{0, 1}));
 }
 
 TEST(CollectiveDriver, SingleRankNeedsNoPeers) {

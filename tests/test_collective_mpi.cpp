@@ -1,5 +1,6 @@
 // The collective driver across real MPI processes (mpirun on the CPU), a fake engine standing
-// in for NCCL. Skipped where the build has no MPI (no probe) or mpirun is absent.
+// in for NCCL. Skipped where the build has no MPI (no probe) or mpirun is absent. And MPI loaded
+// at run time: gpubench starts without it, and a rank that cannot load it says so.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +11,9 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+
+#include "benches/collective/bootstrap.h"
+#include "harness/system/library.h"
 
 namespace {
 
@@ -56,5 +60,28 @@ TEST_P(CollectiveMpi, RankZeroGathersEveryRank) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, CollectiveMpi, ::testing::Values(2, 3));
+
+TEST(CollectiveMpiLibrary, GpubenchStartsWithoutMpiInstalled) {
+  if (std::system("command -v readelf >/dev/null 2>&1") != 0) GTEST_SKIP() << "readelf absent";
+  int status = -1;
+  const std::string needed = run("readelf -d '" GPUBENCH_EXE "' 2>&1", status);
+  ASSERT_EQ(status, 0) << needed;
+  EXPECT_NE(needed.find("NEEDED"), std::string::npos) << needed;
+  EXPECT_EQ(needed.find("libmpi"), std::string::npos) << needed;
+}
+
+TEST(CollectiveMpiLibrary, ARankWithoutMpiSaysWhyAndJoinsNothing) {
+  // This process never joins an MPI job, so the name can stay pointed at a library that is absent.
+  gpubench::register_library("mpi", {"libgpubench-absent-mpi.so"});
+  try {
+    gpubench::collective::make_mpi_bootstrap();
+    FAIL() << "a rank that cannot load MPI must not start";
+  } catch (const std::runtime_error& e) {
+    const std::string why = e.what();
+    if (why.find("built without MPI") != std::string::npos) GTEST_SKIP() << why;
+    EXPECT_NE(why.find("MPI cannot be loaded"), std::string::npos) << why;
+    EXPECT_NE(why.find("libgpubench-absent-mpi.so"), std::string::npos) << why;
+  }
+}
 
 }  // namespace

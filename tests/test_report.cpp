@@ -166,6 +166,17 @@ TEST(Render, TableColumnsAreAligned) {
   EXPECT_EQ(lines[3].find("bandwidth_gbps"), metric_at);
 }
 
+TEST(Render, TableNamesAMetricThatDoesNotApplyWithWhy) {
+  BenchResult one_rank = ok_result("collective/all_reduce/bytes:1024", 2000);
+  one_rank.primary_metric = "algbw_gbps";
+  one_rank.metrics["algbw_gbps"] = one_rank.metrics.at("bandwidth_gbps");
+  one_rank.notes["not_applicable"] = {{"busbw_gbps", "1 rank"}};
+  const std::string text = render(document_of(one_gpu_context(), {one_rank}, "x"), Format::kTable);
+  EXPECT_TRUE(contains(text, "algbw_gbps (busbw_gbps n/a: 1 rank)")) << text;
+  EXPECT_FALSE(contains(text, " 0 GB/s")) << text;
+  EXPECT_TRUE(contains(render(document_of(one_gpu_context(), {one_rank}, "x"), Format::kCsv), "busbw_gbps n/a"));
+}
+
 TEST(Render, SummaryWithoutThrottling) {
   const RunDocument doc =
       document_of(one_gpu_context(), {ok_result("memory/stream/op:triad/gpu:gpu0", 100)}, "x");

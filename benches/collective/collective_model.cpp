@@ -41,6 +41,20 @@ double bus_factor(Kind kind, int ranks) {
 
 bool bus_bandwidth_meaningful(Kind kind, int ranks) { return ranks > 1 && bus_factor(kind, ranks) > 0; }
 
+std::string bus_bandwidth_absent_reason(Kind kind, int ranks) {
+  return bus_bandwidth_meaningful(kind, ranks) ? "" : std::to_string(ranks) + " rank";
+}
+
+namespace {
+// nccl-tests' per-rank block: whole 16-byte units, so every rank's block stays aligned; a block
+// smaller than 16 B is left as it is rather than made empty.
+std::size_t block_elements(std::size_t elements, std::size_t element_bytes, std::size_t ranks) {
+  const std::size_t block = elements / ranks;
+  const std::size_t aligned = block & ~(16 / element_bytes - 1);
+  return aligned > 0 ? aligned : block;
+}
+}  // namespace
+
 Counts counts(Kind kind, std::int64_t bytes, std::size_t element_bytes, int ranks) {
   if (bytes < kMinBytes || bytes > kMaxBytes)
     throw std::invalid_argument("collective size " + std::to_string(bytes) + " B is outside 8 B to 8 GiB");
@@ -49,17 +63,17 @@ Counts counts(Kind kind, std::int64_t bytes, std::size_t element_bytes, int rank
   Counts c;
   switch (kind) {
     case Kind::kAllGather:  // send one chunk, receive every rank's
-      c.chunk = elements / n;
+      c.chunk = block_elements(elements, element_bytes, n);
       c.send = c.chunk;
       c.recv = c.chunk * n;
       break;
     case Kind::kReduceScatter:  // send every rank's chunk, receive one
-      c.chunk = elements / n;
+      c.chunk = block_elements(elements, element_bytes, n);
       c.send = c.chunk * n;
       c.recv = c.chunk;
       break;
     case Kind::kAllToAll:  // one chunk to and from every rank
-      c.chunk = elements / n;
+      c.chunk = block_elements(elements, element_bytes, n);
       c.send = c.recv = c.chunk * n;
       break;
     default:

@@ -22,8 +22,11 @@ const char* kind_name(Kind kind);
 // reduce, sendrecv 1. With one rank every factor but the last group's is 0.
 double bus_factor(Kind kind, int ranks);
 // Bus bandwidth means nothing here (one rank moves nothing across a bus): the primary metric
-// is then algbw.
+// is then algbw, and no busbw figure is reported, not even a 0 that compare or check could use.
 bool bus_bandwidth_meaningful(Kind kind, int ranks);
+// Why there is no bus bandwidth, for the result's notes.not_applicable (the table shows it);
+// empty where bus_bandwidth_meaningful.
+std::string bus_bandwidth_absent_reason(Kind kind, int ranks);
 
 // Element counts of one rank's buffers for `bytes` of nccl-tests' size.
 struct Counts {
@@ -32,6 +35,8 @@ struct Counts {
   std::size_t chunk = 0;  // elements each rank contributes or receives per block
   std::size_t bytes = 0;  // the size actually moved: `bytes` rounded down to whole chunks
 };
+// A rank's block of all_gather, reduce_scatter and alltoall is nccl-tests': its share rounded
+// down to whole 16 bytes (kept unrounded where that would leave it empty).
 // Throws std::invalid_argument for sizes outside [kMinBytes, kMaxBytes] or too small to give
 // every rank one element.
 Counts counts(Kind kind, std::int64_t bytes, std::size_t element_bytes, int ranks);

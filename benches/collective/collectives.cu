@@ -55,11 +55,14 @@ void run_case(State& s, Kind kind) {
   s.declare_metric("algbw_gbps", "GB/s", true);
   if (bus) s.declare_metric("busbw_gbps", "GB/s", true);
   s.set_primary_metric(bus ? "busbw_gbps" : "algbw_gbps");
-  if (!bus) s.note("busbw", "bus bandwidth is 0 by definition with one rank; algbw is the primary metric");
+  if (!bus) s.note("not_applicable", {{"busbw_gbps", bus_bandwidth_absent_reason(kind, ranks)}});
   s.note("ranks", ranks);
   s.note("bytes_moved", c.counts.bytes);
   s.note("bus_factor", bus_factor(kind, ranks));
-  s.note("timing", "CUDA events on every GPU's stream around the batch of collectives; the slowest GPU counts");
+  s.note("timing",
+         "CUDA events on every GPU's stream around a batch of back-to-back collectives, queued behind an untimed "
+         "one; the slowest GPU counts");
+  if (kind == Kind::kAllToAll) s.note("alltoall", nccl_has_alltoall() ? "ncclAlltoAll" : "grouped ncclSend/ncclRecv");
   if (const char* nvls = std::getenv("NCCL_NVLS_ENABLE")) s.note("nccl_nvls_enable", nvls);
 
   NcclEngine engine(clique, c, 0xC011EC7ull + static_cast<std::uint64_t>(s.get_int("bytes")), kHangS);
@@ -87,8 +90,8 @@ const char* description(Kind kind) {
     case Kind::kBroadcast: return "ncclBroadcast from rank 0; bytes = the buffer; busbw = algbw";
     case Kind::kReduce: return "ncclReduce (sum) to rank 0; bytes = the buffer; busbw = algbw";
     case Kind::kAllToAll:
-      return "alltoall from grouped ncclSend/ncclRecv; bytes = the send buffer of one rank; busbw = algbw x (n-1)/n; "
-             "out of place only";
+      return "ncclAlltoAll (NCCL 2.28 and later; grouped ncclSend/ncclRecv per peer before); bytes = the send buffer "
+             "of one rank; busbw = algbw x (n-1)/n; out of place only";
     case Kind::kSendRecv:
       return "ncclSend/ncclRecv around the ring of ranks; bytes = the buffer; busbw = algbw; out of place only";
   }

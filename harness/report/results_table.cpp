@@ -5,6 +5,17 @@
 namespace gpubench {
 namespace {
 
+// The primary metric, and beside it each metric the result names in notes.not_applicable (one
+// that means nothing in this configuration) with why, so that its absence reads as intended.
+std::string metric_label(const BenchResult& r) {
+  std::string label = r.primary_metric;
+  const auto absent = r.notes.find("not_applicable");
+  if (absent == r.notes.end() || !absent->is_object()) return label;
+  for (const auto& [metric, why] : absent->items())
+    label += " (" + metric + " n/a" + (why.is_string() ? ": " + why.get<std::string>() : "") + ")";
+  return label;
+}
+
 std::vector<std::string> row_for(const BenchResult& r) {
   std::string name = r.name;
   if (r.repetitions > 1) name += " #" + std::to_string(r.repetition_index);
@@ -13,7 +24,7 @@ std::vector<std::string> row_for(const BenchResult& r) {
     return {name, "", "", "", "", std::string(to_string(r.status)) + ": " + r.error};
   const Summary s = metric->second.summary();
   const auto pct = r.pct_of_peak();
-  return {name, r.primary_metric, format_number(s.median) + " " + metric->second.unit,
+  return {name, metric_label(r), format_number(s.median) + " " + metric->second.unit,
           format_number(s.cv_pct, 2) + "%", pct ? format_number(*pct, 3) + "%" : "",
           r.throttled() ? "ok (throttled)" : "ok"};
 }
