@@ -101,6 +101,15 @@ TEST(CollectiveModel, RankToDevice) {
   EXPECT_THROW(rank_device(-1, {0}), std::invalid_argument);
 }
 
+TEST(CollectiveModel, RotationSpansTwiceTheL2) {
+  const std::size_t l2 = 50u << 20;
+  EXPECT_EQ(rotation_slots(2048, l2), (100u << 20) / 2048);
+  EXPECT_EQ(rotation_slots(3 << 20, l2), 34u);  // ceil(100 / 3)
+  EXPECT_EQ(rotation_slots(100u << 20, l2), 1u);
+  EXPECT_EQ(rotation_slots(std::size_t{8} << 30, l2), 1u);
+  EXPECT_GE(rotation_slots(3 << 20, l2) * (3u << 20), 2 * l2);
+}
+
 TEST(CollectiveModel, OpsPerSample) {
   EXPECT_EQ(ops_per_sample(1e-5, 1e-3, 1000), 100);
   EXPECT_EQ(ops_per_sample(5e-3, 1e-3, 1000), 1);

@@ -57,6 +57,10 @@ std::size_t element_bytes(const std::string& type);
 // a node has more ranks than GPUs (two ranks sharing a GPU would measure neither).
 int rank_device(int local_rank, const std::vector<int>& devices);
 
+// How many slots of `footprint_bytes` (one collective's send and receive buffers) a rotation
+// needs so that it spans at least twice the L2: 1 where one slot already does.
+std::size_t rotation_slots(std::size_t footprint_bytes, std::size_t l2_bytes);
+
 // Operations per sample so that a sample lasts about `target_s` (nccl-tests' -n): at least 1,
 // at most `max_ops`.
 int ops_per_sample(double op_s, double target_s, int max_ops);

@@ -183,13 +183,20 @@ NcclEngine::~NcclEngine() {
 void NcclEngine::prepare() {
   const Counts& n = case_.counts;
   const std::size_t e = case_.element_bytes;
+  // nccl-tests' rotation: each collective on the next slot of a span larger than the L2, so that
+  // no size is served from the cache a previous collective left warm.
+  send_stride_ = std::max(n.send, n.recv) * e;
+  recv_stride_ = case_.in_place ? send_stride_ : n.recv * e;
+  int l2_bytes = 0;
+  GPUBENCH_CUDA(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, clique_.members().front().device));
+  slots_ = rotation_slots(send_stride_ + (case_.in_place ? 0 : recv_stride_), static_cast<std::size_t>(l2_bytes));
   buffers_.resize(clique_.members().size());
   for (std::size_t m = 0; m < buffers_.size(); ++m) {
     const Clique::Member& member = clique_.members()[m];
     ScopedDevice on(member.device);
     Buffers& b = buffers_[m];
-    b.send = CommBuffer(std::max(n.send, n.recv) * e);
-    if (!case_.in_place) b.recv = CommBuffer(n.recv * e);
+    b.send = CommBuffer(slots_ * send_stride_);
+    if (!case_.in_place) b.recv = CommBuffer(slots_ * recv_stride_);
     b.send_ptr = b.send.get();
     b.recv_ptr = case_.in_place ? b.send.get() : b.recv.get();
     // In place, nccl-tests' convention: a rank's own block of the gathered or scattered buffer.
@@ -197,6 +204,8 @@ void NcclEngine::prepare() {
     if (case_.in_place && case_.kind == Kind::kReduceScatter) b.recv_ptr = offset(b.send_ptr, member.rank * n.chunk, e);
     GPUBENCH_CUDA(cudaEventCreate(&b.start));
     GPUBENCH_CUDA(cudaEventCreate(&b.end));
+    kernels::fill_collective_input(b.send.get(), case_.type, slots_ * send_stride_ / e, seed_, member.rank, 0,
+                                   member.stream);
     fill(m);
   }
   for (const auto& member : clique_.members()) GPUBENCH_CUDA(cudaStreamSynchronize(member.stream));
@@ -212,27 +221,27 @@ void NcclEngine::fill(std::size_t m) {
   kernels::fill_collective_input(b.send_ptr, case_.type, case_.counts.send, seed_, member.rank, 0, member.stream);
 }
 
-void NcclEngine::issue(const Clique::Member& member, const Buffers& b) {
+void NcclEngine::issue(const Clique::Member& member, const Slot& b) {
   const NcclApi& nccl = NcclApi::get();
   const ncclDataType_t type = nccl_type(case_.type);
   const ncclRedOp_t op = case_.max ? ncclMax : ncclSum;
   const Counts& n = case_.counts;
   switch (case_.kind) {
     case Kind::kAllReduce:
-      return GPUBENCH_NCCL(nccl.ncclAllReduce(b.send_ptr, b.recv_ptr, n.send, type, op, member.comm, member.stream));
+      return GPUBENCH_NCCL(nccl.ncclAllReduce(b.send, b.recv, n.send, type, op, member.comm, member.stream));
     case Kind::kAllGather:
-      return GPUBENCH_NCCL(nccl.ncclAllGather(b.send_ptr, b.recv_ptr, n.chunk, type, member.comm, member.stream));
+      return GPUBENCH_NCCL(nccl.ncclAllGather(b.send, b.recv, n.chunk, type, member.comm, member.stream));
     case Kind::kReduceScatter:
       return GPUBENCH_NCCL(
-          nccl.ncclReduceScatter(b.send_ptr, b.recv_ptr, n.chunk, type, ncclSum, member.comm, member.stream));
+          nccl.ncclReduceScatter(b.send, b.recv, n.chunk, type, ncclSum, member.comm, member.stream));
     case Kind::kBroadcast:
-      return GPUBENCH_NCCL(nccl.ncclBroadcast(b.send_ptr, b.recv_ptr, n.send, type, 0, member.comm, member.stream));
+      return GPUBENCH_NCCL(nccl.ncclBroadcast(b.send, b.recv, n.send, type, 0, member.comm, member.stream));
     case Kind::kReduce:
-      return GPUBENCH_NCCL(nccl.ncclReduce(b.send_ptr, b.recv_ptr, n.send, type, ncclSum, 0, member.comm, member.stream));
+      return GPUBENCH_NCCL(nccl.ncclReduce(b.send, b.recv, n.send, type, ncclSum, 0, member.comm, member.stream));
     case Kind::kAllToAll:
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
       if (const auto alltoall = NcclNewerApi::get().ncclAlltoAll)
-        return GPUBENCH_NCCL(alltoall(b.send_ptr, b.recv_ptr, n.chunk, type, member.comm, member.stream));
+        return GPUBENCH_NCCL(alltoall(b.send, b.recv, n.chunk, type, member.comm, member.stream));
 #endif
       return issue_point_to_point(member, b);
     case Kind::kSendRecv:
@@ -243,7 +252,7 @@ void NcclEngine::issue(const Clique::Member& member, const Buffers& b) {
 // nccl-tests' sendrecv (to the next rank, from the previous) and its alltoall fallback (to and
 // from every rank), each in a group of its own: one rank's send to itself and the matching
 // receive must be issued together.
-void NcclEngine::issue_point_to_point(const Clique::Member& member, const Buffers& b) {
+void NcclEngine::issue_point_to_point(const Clique::Member& member, const Slot& b) {
   const NcclApi& nccl = NcclApi::get();
   const ncclDataType_t type = nccl_type(case_.type);
   const Counts& n = case_.counts;
@@ -251,28 +260,32 @@ void NcclEngine::issue_point_to_point(const Clique::Member& member, const Buffer
   const int ranks = clique_.ranks();
   GPUBENCH_NCCL(nccl.ncclGroupStart());
   if (case_.kind == Kind::kSendRecv) {
-    GPUBENCH_NCCL(nccl.ncclSend(b.send_ptr, n.send, type, (member.rank + 1) % ranks, member.comm, member.stream));
-    GPUBENCH_NCCL(nccl.ncclRecv(b.recv_ptr, n.recv, type, (member.rank + ranks - 1) % ranks, member.comm, member.stream));
+    GPUBENCH_NCCL(nccl.ncclSend(b.send, n.send, type, (member.rank + 1) % ranks, member.comm, member.stream));
+    GPUBENCH_NCCL(nccl.ncclRecv(b.recv, n.recv, type, (member.rank + ranks - 1) % ranks, member.comm, member.stream));
   } else {
     for (int peer = 0; peer < ranks; ++peer) {
-      GPUBENCH_NCCL(nccl.ncclSend(offset(b.send_ptr, peer * n.chunk, e), n.chunk, type, peer, member.comm, member.stream));
-      GPUBENCH_NCCL(nccl.ncclRecv(offset(b.recv_ptr, peer * n.chunk, e), n.chunk, type, peer, member.comm, member.stream));
+      GPUBENCH_NCCL(nccl.ncclSend(offset(b.send, peer * n.chunk, e), n.chunk, type, peer, member.comm, member.stream));
+      GPUBENCH_NCCL(nccl.ncclRecv(offset(b.recv, peer * n.chunk, e), n.chunk, type, peer, member.comm, member.stream));
     }
   }
   GPUBENCH_NCCL(nccl.ncclGroupEnd());
 }
 
-void NcclEngine::enqueue_one() {
+NcclEngine::Slot NcclEngine::slot(const Buffers& b, std::size_t index) const {
+  return {static_cast<char*>(b.send_ptr) + index * send_stride_, static_cast<char*>(b.recv_ptr) + index * recv_stride_};
+}
+
+void NcclEngine::enqueue_one(std::size_t index) {
   const auto& members = clique_.members();
   // One GPU: the call alone, as nccl-tests makes it with -g 1 (run() made the device current);
   // a surrounding group adds host time, and at small sizes host time is the collective's time.
-  if (members.size() == 1) return issue(members.front(), buffers_.front());
+  if (members.size() == 1) return issue(members.front(), slot(buffers_.front(), index));
   // Several: one group over every GPU of the process, as NCCL needs all of a collective's local
   // ranks issued together (a single thread otherwise deadlocks on the first of them).
   GPUBENCH_NCCL(NcclApi::get().ncclGroupStart());
   for (std::size_t m = 0; m < members.size(); ++m) {
     ScopedDevice on(members[m].device);
-    issue(members[m], buffers_[m]);
+    issue(members[m], slot(buffers_[m], index));
   }
   GPUBENCH_NCCL(NcclApi::get().ncclGroupEnd());
 }
@@ -308,9 +321,10 @@ double NcclEngine::run(int ops) {
   // event marks the end of GPU work, not the moment the host began to enqueue: no launch latency
   // enters the sample (nccl-tests' host timer spreads one over its -n iterations), and the ranks'
   // start events are aligned by the lead-in collective itself.
-  enqueue_one();
+  auto next = [this] { return next_slot_++ % slots_; };
+  enqueue_one(next());
   record(&Buffers::start);
-  for (int i = 0; i < ops; ++i) enqueue_one();
+  for (int i = 0; i < ops; ++i) enqueue_one(next());
   record(&Buffers::end);
   wait_for_ends();
   double slowest_s = 0;
@@ -330,7 +344,7 @@ long long NcclEngine::check() {
   {
     // Exactly one collective on the fresh inputs: a second would sum an in-place buffer twice.
     ScopedDevice on(clique_.members().front().device);
-    enqueue_one();
+    enqueue_one(0);
     record(&Buffers::end);
     wait_for_ends();
   }

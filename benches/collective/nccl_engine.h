@@ -97,14 +97,19 @@ class NcclEngine : public RankEngine {
  private:
   struct Buffers {
     CommBuffer send, recv;  // recv empty in place
-    void* send_ptr = nullptr;
+    void* send_ptr = nullptr;  // slot 0's, the one verified
     void* recv_ptr = nullptr;
     cudaEvent_t start = nullptr, end = nullptr;
   };
+  struct Slot {  // one collective's buffers: slot `index` of the rotation
+    void* send = nullptr;
+    void* recv = nullptr;
+  };
   void fill(std::size_t m);
-  void enqueue_one();
-  void issue(const Clique::Member& member, const Buffers& b);
-  void issue_point_to_point(const Clique::Member& member, const Buffers& b);
+  Slot slot(const Buffers& b, std::size_t index) const;
+  void enqueue_one(std::size_t index);
+  void issue(const Clique::Member& member, const Slot& b);
+  void issue_point_to_point(const Clique::Member& member, const Slot& b);
   void record(cudaEvent_t Buffers::*event);
   void wait_for_ends();
 
@@ -113,6 +118,8 @@ class NcclEngine : public RankEngine {
   std::uint64_t seed_;
   double timeout_s_;
   std::vector<Buffers> buffers_;
+  std::size_t slots_ = 1, send_stride_ = 0, recv_stride_ = 0;  // the rotation, bytes between slots
+  std::size_t next_slot_ = 0;
 };
 
 }  // namespace gpubench::collective
