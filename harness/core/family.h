@@ -84,6 +84,9 @@ struct FamilySettings {
   std::optional<double> timeout_s;   // hard limit per benchmark, enforced by the supervisor
   std::optional<double> max_time_s;  // soft limit on sampling per benchmark
   std::optional<int> min_samples;
+  // How long each tune candidate runs before it is sampled: a power-capped GEMM must be ranked
+  // at the clocks it settles to under load, the regime its measurement runs in.
+  std::optional<double> tune_settle_s;
 };
 
 class Family {

@@ -19,12 +19,8 @@ double now_s() {
 
 // The most operations one sample batches.
 constexpr int kMaxBatch = 10000;
-// Tune's stopping rule per candidate: a ranking, not a figure. Each candidate first runs for
-// kTuneWarmupS and is then sampled for at least 50 ms, so that it is ranked at the clocks a
-// power-capped GPU settles to under its load, the regime its measurement runs in: ranked on a
-// burst, a faster but hungrier tile wins and then measures below the heuristic's pick.
-constexpr StopRule kTuneRule{3, 200, 0.05, 2.0, 0.5};
-constexpr double kTuneWarmupS = 0.1;
+// Tune's stopping rule per candidate: a ranking, not a figure.
+constexpr StopRule kTuneRule{3, 200, 0.0, 2.0, 0.5};
 
 StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop) {
   const double start = now_s();
@@ -176,7 +172,7 @@ double State::time_candidate(const std::function<void(cudaStream_t)>& op) {
   const int ops = batch_for(warm_up(event_sample(op, 1, events)));
   const auto sample = event_sample(op, ops, events);
   const double start = now_s();
-  while (now_s() - start < kTuneWarmupS) sample();
+  while (now_s() - start < settings_.tune_settle_s) sample();
   StopState stop;
   run_samples(kTuneRule, sample, stop);
   return median_of(stop.samples) / ops * 1e6;

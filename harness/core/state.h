@@ -21,6 +21,7 @@ namespace gpubench {
 struct RunSettings {
   StopRule stop;
   double warmup_s = 0.02;   // warm-up runs at least this long (and at least twice)
+  double tune_settle_s = 0.0;  // each tune candidate runs this long before it is sampled
   double batch_below_s = 20e-6;    // ops shorter than this are batched...
   double batch_target_s = 200e-6;  // ...until a sample lasts about this long
   int repetitions = 1;
