@@ -207,7 +207,8 @@ TEST(AttentionNames, FamiliesExpandToStableNames) {
   };
   EXPECT_TRUE(has(instances, "attention/forward/impl:cudnn/type:fp16/model:llama3_8b/batch:4/seq:4096/causal:1/gpu:gpu0"));
   EXPECT_TRUE(has(instances, "attention/forward/impl:unfused/type:bf16/model:gpt2/batch:4/seq:1000/causal:0/gpu:gpu0"));
-  EXPECT_EQ(instances.size(), 2u * 2 * 2 * 3 * 2);
+  // impl x type x model x (batch, seq): 4 x 1000, 4 x 4096, 4 x 16384 and 16 x 2048 x causal.
+  EXPECT_EQ(instances.size(), 3u * 2 * 3 * 4 * 2);
   const Family* speedup = find_family("attention/fused_speedup");
   ASSERT_NE(speedup, nullptr);
   EXPECT_TRUE(has(speedup->expand(ExpandOptions{}),

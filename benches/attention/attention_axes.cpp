@@ -13,10 +13,11 @@ std::vector<std::string> model_axis_values() {
 // The model axis is computed at expansion from configs/attention_shapes.json: a preset file
 // that does not load is exit 2 when an attention family is expanded, and commands that do not
 // run the suite are unaffected.
-Family& add_shape_axes(Family& family, std::vector<std::int64_t> seq, std::vector<std::int64_t> quick_seq) {
+Family& add_shape_axes(Family& family, std::vector<std::int64_t> seq, std::vector<std::int64_t> quick_seq,
+                       std::vector<std::int64_t> batch) {
   return family.axis_str("type", {"fp16", "bf16"})
       .axis_computed("model", [](const ExpandContext&) { return model_axis_values(); })
-      .axis_int("batch", {4})
+      .axis_int("batch", std::move(batch))
       .axis_int("seq", std::move(seq), std::move(quick_seq))
       .axis_int("causal", {0, 1});
 }

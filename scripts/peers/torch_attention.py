@@ -10,9 +10,10 @@ with gpubench's flop count (4 x B x H x S^2 x D, halved when causal; forward + b
 forward, the backward being 2.5 x). The forward runs under torch.no_grad(), so that cuDNN runs
 its inference graph (no softmax statistics), as gpubench's attention/forward does. The
 FLASH_ATTENTION lines carry impl:torch_flash, which no gpubench benchmark has: they are the
-reference point, not a comparison. The forward_backward line (forward with autograd, so that
-cuDNN writes its softmax statistics, then backward with a random dO) pairs with gpubench's
-attention/forward_backward, one training step of the layer.
+reference point, not a comparison (gpubench's own kernel, impl:gpubench, is measured against them;
+issue 16's shapes are --cases llama3_8b:4:4096,gpt2_medium:16:2048). The forward_backward line
+(forward with autograd, so that cuDNN writes its softmax statistics, then backward with a random
+dO) pairs with gpubench's attention/forward_backward, one training step of the layer.
 """
 import argparse
 import json
@@ -78,6 +79,8 @@ def main():
     parser.add_argument("--model", default="llama3_8b")
     parser.add_argument("--batch", type=int, default=4)
     parser.add_argument("--seq", type=int, default=4096)
+    parser.add_argument("--cases", default="",
+                        help="MODEL:BATCH:SEQ[,...] to run instead of the one --model/--batch/--seq shape")
     parser.add_argument("--types", default="fp16,bf16")
     parser.add_argument("--impls", default="cudnn,torch_flash")
     parser.add_argument("--backward", default="fp16:0", help="type:causal of the one forward+backward case, or ''")
@@ -86,20 +89,41 @@ def main():
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--device", type=int, default=0)
     args = parser.parse_args()
-    if args.batch < 1 or args.seq < 1 or args.samples < 1 or args.warmup < 0:
-        print("torch_attention.py: --batch, --seq and --samples must be positive, --warmup not negative",
-              file=sys.stderr)
-        return 2
     try:
-        heads, head_dim = load_model(args.shapes, args.model)
+        shapes = parse_cases(args)
+        shapes = [(model, batch, seq, load_model(args.shapes, model)) for model, batch, seq in shapes]
     except (OSError, KeyError, ValueError) as error:
         print(f"torch_attention.py: {error}", file=sys.stderr)
+        return 2
+    if args.samples < 1 or args.warmup < 0:
+        print("torch_attention.py: --samples must be positive, --warmup not negative", file=sys.stderr)
         return 2
     if not torch.cuda.is_available():
         print("torch_attention.py: no CUDA device", file=sys.stderr)
         return 3
     torch.cuda.set_device(args.device)
-    shape = (args.batch, heads, args.seq, head_dim)
+    for model, batch, seq, (heads, head_dim) in shapes:
+        run_shape(args, model, batch, seq, (batch, heads, seq, head_dim))
+    return 0
+
+
+def parse_cases(args):
+    """The shapes to run: --cases, else the one --model/--batch/--seq; ValueError names a bad one."""
+    cases = [(args.model, args.batch, args.seq)]
+    if args.cases:
+        cases = []
+        for case in args.cases.split(","):
+            parts = case.split(":")
+            if len(parts) != 3:
+                raise ValueError(f"--cases entry '{case}' is not MODEL:BATCH:SEQ")
+            cases.append((parts[0], int(parts[1]), int(parts[2])))
+    for model, batch, seq in cases:
+        if batch < 1 or seq < 1:
+            raise ValueError(f"batch and seq must be positive ({model}:{batch}:{seq})")
+    return cases
+
+
+def run_shape(args, model, batch, seq, shape):
     cases = [(impl, dtype, causal, False) for impl in args.impls.split(",") for dtype in args.types.split(",")
              for causal in (False, True)]
     if args.backward:
@@ -107,7 +131,7 @@ def main():
         cases += [(impl, dtype, causal == "1", True) for impl in args.impls.split(",")]
     for impl, dtype, causal, backward in cases:
         family = "forward_backward" if backward else "forward"
-        name = gpubench_name(family, impl, dtype, args.model, args.batch, args.seq, causal, args.device)
+        name = gpubench_name(family, impl, dtype, model, batch, seq, causal, args.device)
         if args.filter not in name:
             continue
         line = {"name": name, "peer": "torch", "torch": torch.__version__, "cudnn": torch.backends.cudnn.version()}
@@ -116,7 +140,6 @@ def main():
         except RuntimeError as error:  # a backend that cannot run the case is a line, not the end
             line["skipped"] = str(error).splitlines()[0]
         print(json.dumps(line), flush=True)
-    return 0
 
 
 if __name__ == "__main__":
