@@ -15,7 +15,7 @@ struct FlashParams {
   const void *q, *k, *v;
   void* o;
   float* lse;
-  int seq;  // under 2^31 (flash_attention_forward checks)
+  int seq;  // seq x head_dim under 2^31 (flash_attention_forward checks)
   float scale, scale_log2;  // scale, and scale x log2(e) for exp2
   bool causal;
 };
@@ -37,9 +37,10 @@ __device__ void load_tile(std::uint32_t tile, const T* source, std::int64_t row0
   const int row = static_cast<int>(threadIdx.x) / Tile::kChunks, chunk = static_cast<int>(threadIdx.x) % Tile::kChunks;
   const T* from = source + (row0 + row) * HeadDim + chunk * 8;
   const std::uint32_t to = tile + Tile::offset(row, chunk);
+  const int rows_left = seq - static_cast<int>(row0) - row;  // of this thread's first row, itself included
 #pragma unroll
   for (int pass = 0; pass < Rows / kRowsPerPass; ++pass) {
-    const bool valid = row0 + row + pass * kRowsPerPass < seq;
+    const bool valid = pass * kRowsPerPass < rows_left;
     flash::copy_async_16(to + pass * kRowsPerPass * Tile::kRowBytes,
                          valid ? from + pass * kRowsPerPass * HeadDim : source, valid);
   }
@@ -110,10 +111,14 @@ __device__ void mask_scores(float (&s)[kMmaRows][BlockN / 8][4], int first_row, 
 // The online softmax step: the running row maxima take in this tile's scores, the output and the
 // running sums are rescaled to the new maxima, and s becomes the unnormalised probabilities.
 // Row sums stay per thread (its columns) until the end; the maxima are shared by the row's four
-// threads. A row with every score so far masked keeps maximum -inf and exponent base 0.
+// threads. A row with every score so far masked keeps maximum -inf and exponent base 0. Once the
+// maxima settle, most tiles change none of the warp's: the correction is then exactly 1 and the
+// warp skips rescaling its output accumulators.
 template <int BlockN, int HeadDim>
 __device__ void online_softmax(float (&s)[kMmaRows][BlockN / 8][4], float (&o)[kMmaRows][HeadDim / 8][4],
                                float (&row_max)[kMmaRows][2], float (&row_sum)[kMmaRows][2], float scale_log2) {
+  float correction[kMmaRows][2];
+  bool changed = false;
 #pragma unroll
   for (int m = 0; m < kMmaRows; ++m)
 #pragma unroll
@@ -124,7 +129,9 @@ __device__ void online_softmax(float (&s)[kMmaRows][BlockN / 8][4], float (&o)[k
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
       const float base = tile_max == -INFINITY ? 0.0f : tile_max * scale_log2;
-      const float correction = flash::fast_exp2(row_max[m][half] * scale_log2 - base);
+      const bool row_changed = tile_max != row_max[m][half];
+      correction[m][half] = row_changed ? flash::fast_exp2(row_max[m][half] * scale_log2 - base) : 1.0f;
+      changed |= row_changed;
       row_max[m][half] = tile_max;
       float sum = 0.0f;
 #pragma unroll
@@ -134,13 +141,15 @@ __device__ void online_softmax(float (&s)[kMmaRows][BlockN / 8][4], float (&o)[k
           s[m][n][e] = flash::fast_exp2(fmaf(s[m][n][e], scale_log2, -base));
           sum += s[m][n][e];
         }
-      row_sum[m][half] = row_sum[m][half] * correction + sum;
-#pragma unroll
-      for (int d = 0; d < HeadDim / 8; ++d) {
-        o[m][d][2 * half] *= correction;
-        o[m][d][2 * half + 1] *= correction;
-      }
+      row_sum[m][half] = row_sum[m][half] * correction[m][half] + sum;
     }
+  if (!__any_sync(0xffffffffu, changed)) return;
+#pragma unroll
+  for (int m = 0; m < kMmaRows; ++m)
+#pragma unroll
+    for (int d = 0; d < HeadDim / 8; ++d)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) o[m][d][e] *= correction[m][e >> 1];
 }
 
 // o += P·V: the probabilities, rounded to T, are the A operand straight from the S accumulators
@@ -178,7 +187,7 @@ __device__ void warp_output(float (&o)[kMmaRows][HeadDim / 8][4], const float (&
 template <typename T, int HeadDim>
 __device__ void store_output(float (&o)[kMmaRows][HeadDim / 8][4], const float (&row_max)[kMmaRows][2],
                              float (&row_sum)[kMmaRows][2], std::uint32_t q_tile, unsigned char* q_tile_pointer,
-                             T* out, float* lse, std::int64_t first_row, const FlashParams& p, int warp, int lane) {
+                             T* out, float* lse, int first_row, const FlashParams& p, int warp, int lane) {
   using Tile = SwizzledTile<HeadDim>;
   __syncwarp();  // the warp's ldmatrix reads of its Q rows are done before they are overwritten
 #pragma unroll
@@ -222,13 +231,13 @@ __global__ void __launch_bounds__(kFlashThreads, 2) flash_forward_kernel(FlashPa
   const std::uint32_t k_tiles = q_tile + kQBytes, v_tiles = k_tiles + 2 * kStageBytes;
 
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const std::int64_t query_tile = gridDim.y - 1 - blockIdx.y;
-  const std::int64_t first_query = query_tile * kFlashBlockM;
+  const int query_tile = static_cast<int>(gridDim.y - 1 - blockIdx.y);
+  const int first_query = query_tile * kFlashBlockM;
   const std::int64_t head_offset = static_cast<std::int64_t>(blockIdx.x) * p.seq * HeadDim;
   const T* q = static_cast<const T*>(p.q) + head_offset;
   const T* k = static_cast<const T*>(p.k) + head_offset;
   const T* v = static_cast<const T*>(p.v) + head_offset;
-  const std::int64_t key_tiles = flash_key_tiles(query_tile, p.seq, p.causal, BlockN);
+  const int key_tiles = static_cast<int>(flash_key_tiles(query_tile, p.seq, p.causal, BlockN));
   const LaneAddress q_lane(warp * kWarpRows + (lane & 15), lane >> 4, Tile::kRowBytes);
   const LaneAddress k_lane((lane & 7) + ((lane >> 4) << 3), (lane >> 3) & 1, Tile::kRowBytes);
   const LaneAddress v_lane(lane & 15, lane >> 4, Tile::kRowBytes);
@@ -245,7 +254,7 @@ __global__ void __launch_bounds__(kFlashThreads, 2) flash_forward_kernel(FlashPa
 #pragma unroll
   for (int m = 0; m < kMmaRows; ++m) row_max[m][0] = row_max[m][1] = -INFINITY, row_sum[m][0] = row_sum[m][1] = 0.0f;
 
-  for (std::int64_t n = 0; n < key_tiles; ++n) {
+  for (int n = 0; n < key_tiles; ++n) {
     const std::uint32_t stage = static_cast<std::uint32_t>(n & 1) * kStageBytes;
     const std::uint32_t next_stage = kStageBytes - stage;
     // K(n+1) overwrites K(n-1), which every warp finished reading before the last barrier.
@@ -253,13 +262,13 @@ __global__ void __launch_bounds__(kFlashThreads, 2) flash_forward_kernel(FlashPa
     flash::copy_async_commit();
     flash::copy_async_wait<2>();
     __syncthreads();
-    float s[kMmaRows][BlockN / 8][4];
-    warp_scores<T, HeadDim, BlockN>(s, q_tile, k_tiles + stage, q_lane, k_lane);
     // V(n+1) overwrites V(n-1), read before every warp passed the barrier above.
     if (n + 1 < key_tiles) load_tile<BlockN, HeadDim>(v_tiles + next_stage, v, (n + 1) * BlockN, p.seq);
     flash::copy_async_commit();
+    float s[kMmaRows][BlockN / 8][4];
+    warp_scores<T, HeadDim, BlockN>(s, q_tile, k_tiles + stage, q_lane, k_lane);
     if (flash_tile_masked(query_tile, n, p.seq, p.causal, BlockN))
-      mask_scores<BlockN>(s, static_cast<int>(first_query) + warp * kWarpRows, static_cast<int>(n) * BlockN, p, lane);
+      mask_scores<BlockN>(s, first_query + warp * kWarpRows, n * BlockN, p, lane);
     online_softmax<BlockN, HeadDim>(s, o, row_max, row_sum, p.scale_log2);
     flash::copy_async_wait<2>();
     __syncthreads();
@@ -312,9 +321,10 @@ void flash_attention_forward(const FlashAttentionArgs& args, cudaStream_t stream
   if (flash_block_n(args.head_dim) == 0)
     throw std::invalid_argument("flash_attention_forward: head_dim " + std::to_string(args.head_dim) +
                                 " (64, 128)");
-  if (args.heads_total < 1 || args.seq < 1 || args.seq > INT32_MAX)
+  // Offsets within one head are 32-bit: S x D under 2^31 elements.
+  if (args.heads_total < 1 || args.seq < 1 || args.seq * args.head_dim > INT32_MAX)
     throw std::invalid_argument("flash_attention_forward: sequence length " + std::to_string(args.seq) +
-                                " outside 1 .. 2^31 - 1, or no heads");
+                                " outside 1 .. 2^31 / head_dim, or no heads");
   if (args.kind == Float16Kind::kHalf)
     launch_for_head_dim<__half>(args, stream);
   else
