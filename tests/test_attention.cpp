@@ -229,7 +229,7 @@ TEST(AttentionNames, ForwardBackwardPairsWithTheTorchPeersLine) {
   EXPECT_TRUE(std::any_of(instances.begin(), instances.end(), [](const Instance& i) {
     return i.name == "attention/forward_backward/impl:cudnn/type:bf16/model:gpt2/batch:4/seq:1000/causal:1/gpu:gpu0";
   }));
-  EXPECT_EQ(instances.size(), 1u * 2 * 2 * 2 * 2);
+  EXPECT_EQ(instances.size(), 1u * 2 * 3 * 2 * 2);  // impl x type x model (3 presets) x seq x causal
 }
 
 }  // namespace
