@@ -62,6 +62,17 @@ struct LaneAddress {
   }
 };
 
+// acc[m][first] and acc[m][first + 1] += a[m] times the two n8 B operands one ldmatrix x4 gave.
+template <typename T, int Tiles>
+__device__ void mma_pair(float (&acc)[kMmaRows][Tiles][4], const std::uint32_t (&a)[kMmaRows][4],
+                         const std::uint32_t (&b)[4], int first) {
+#pragma unroll
+  for (int m = 0; m < kMmaRows; ++m) {
+    flash::mma_16816<T>(acc[m][first], a[m], b[0], b[1]);
+    flash::mma_16816<T>(acc[m][first + 1], a[m], b[2], b[3]);
+  }
+}
+
 // s = Q·Kᵀ for the warp's 32 rows against the BlockN keys of the K tile.
 // Q's lane rows are the warp's rows 0..15 (A operand: matrices rows 0-7 | 8-15 at columns 0-7,
 // then at 8-15); K's are keys 0-7 at columns 0-7 | 8-15, then keys 8-15 (two n8 B operands).
@@ -83,11 +94,7 @@ __device__ void warp_scores(float (&s)[kMmaRows][BlockN / 8][4], std::uint32_t q
     for (int n = 0; n < BlockN / 16; ++n) {
       std::uint32_t b[4];
       flash::ldmatrix_x4(b, k_lane.at(k_tile, kk, n * 16 * kRowBytes));
-#pragma unroll
-      for (int m = 0; m < kMmaRows; ++m) {
-        flash::mma_16816<T>(s[m][2 * n], a[m], b[0], b[1]);
-        flash::mma_16816<T>(s[m][2 * n + 1], a[m], b[2], b[3]);
-      }
+      mma_pair<T>(s, a, b, 2 * n);
     }
   }
 }
@@ -173,11 +180,7 @@ __device__ void warp_output(float (&o)[kMmaRows][HeadDim / 8][4], const float (&
     for (int d = 0; d < HeadDim / 16; ++d) {
       std::uint32_t b[4];
       flash::ldmatrix_x4_trans(b, v_lane.at(v_tile, d, kk * 16 * kRowBytes));
-#pragma unroll
-      for (int m = 0; m < kMmaRows; ++m) {
-        flash::mma_16816<T>(o[m][2 * d], a[m], b[0], b[1]);
-        flash::mma_16816<T>(o[m][2 * d + 1], a[m], b[2], b[3]);
-      }
+      mma_pair<T>(o, a, b, 2 * d);
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace gpubench::kernels::flash {
 
@@ -42,27 +43,23 @@ __device__ inline void ldmatrix_x4_trans(std::uint32_t (&r)[4], std::uint32_t ad
                : "r"(address));
 }
 
-// d += a · b for a 16x16 (row-major) times 16x8 (column-major) tile, FP32 accumulation.
+// d += a · b for a 16x16 (row-major) times 16x8 (column-major) tile, FP32 accumulation; `type`
+// names the 16-bit inputs in PTX (f16, bf16).
+#define GPUBENCH_MMA_16816(type)                                                                           \
+  asm("mma.sync.aligned.m16n8k16.row.col.f32." type "." type ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, " \
+      "{%8, %9}, {%0, %1, %2, %3};\n"                                                                     \
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                                                     \
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1))
+
 template <typename T>
-__device__ inline void mma_16816(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1);
-
-template <>
-__device__ inline void mma_16816<__half>(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
-                                         std::uint32_t b1) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+__device__ inline void mma_16816(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0, std::uint32_t b1) {
+  if constexpr (std::is_same_v<T, __half>)
+    GPUBENCH_MMA_16816("f16");
+  else
+    GPUBENCH_MMA_16816("bf16");
 }
 
-template <>
-__device__ inline void mma_16816<__nv_bfloat16>(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
-                                                std::uint32_t b1) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
+#undef GPUBENCH_MMA_16816
 
 // Two floats rounded to the 16-bit type, `low` in the lower half: one MMA operand register.
 template <typename T>
