@@ -15,15 +15,12 @@ namespace gpubench {
 namespace {
 
 using gpubench::testing::CommandResult;
+using gpubench::testing::describe;
 using gpubench::testing::read_file;
 using gpubench::testing::run_gpubench;
 using gpubench::testing::temp_dir;
 using gpubench::testing::write_file;
 using json = nlohmann::json;
-
-std::string describe(const CommandResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
-}
 
 json load(const std::string& path) {
   const json doc = json::parse(read_file(path), nullptr, false);

@@ -2,7 +2,10 @@
 // A fixed run for the report tests: one H200 context and results of every kind (ok with a
 // peak, throttled, failed, timed out, skipped), and a way to render a document through a
 // reporter as the runner would drive it.
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -91,6 +94,18 @@ inline std::string render(const RunDocument& doc, Format format) {
   std::ostringstream out;
   render_with(*make_reporter(format, out), doc);
   return out.str();
+}
+
+// `text` must equal tests/golden/`file` byte for byte; GPUBENCH_UPDATE_GOLDEN=1 rewrites the file.
+inline void expect_golden(const std::string& text, const std::string& file) {
+  const std::string path = std::string(GPUBENCH_SOURCE_DIR) + "/tests/golden/" + file;
+  const char* update = std::getenv("GPUBENCH_UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    testing::write_file(path, text);
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " is missing; GPUBENCH_UPDATE_GOLDEN=1 writes it";
+  EXPECT_EQ(text, read_file(path)) << "differs from " << path << " (GPUBENCH_UPDATE_GOLDEN=1 rewrites it)";
 }
 
 }  // namespace gpubench::testing

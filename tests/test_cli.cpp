@@ -22,6 +22,7 @@ namespace gpubench {
 namespace {
 
 using gpubench::testing::CommandResult;
+using gpubench::testing::describe;
 using gpubench::testing::gpu_present;
 using gpubench::testing::read_file;
 using gpubench::testing::run_gpubench;
@@ -31,10 +32,6 @@ using json = nlohmann::json;
 
 // The healthy CPU-only selftest benchmark: runs anywhere in a fraction of a second.
 const std::string kHealthy = "--suite selftest --filter 'cpu_faults/fault:none$'";
-
-std::string describe(const CommandResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
-}
 
 // Bad usage: exit 2, nothing on stdout, exactly one line on stderr saying gpubench and `what`.
 void expect_usage_error(const CommandResult& r, const std::string& what, int code = 2) {
@@ -243,34 +240,6 @@ TEST(Cli, InfoWithoutGpu) {
   const CommandResult r = run_gpubench("info");
   EXPECT_EQ(r.exit_code, 3) << describe(r);
   EXPECT_NE(r.out.find("No usable GPU"), std::string::npos) << describe(r);
-}
-
-TEST(Cli, ListShowsFamiliesWithTheirAxes) {
-  const CommandResult r = run_gpubench("list");
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  const std::size_t at = r.out.find("memory/stream\n");
-  ASSERT_NE(at, std::string::npos) << r.out;
-  const std::string block = r.out.substr(at, r.out.find("\n\n", at) - at);
-  for (const char* text : {"BabelStream", "op", "copy, scale, add, triad, dot", "type", "fp32, fp64", "array_bytes",
-                           "1048576", "4294967296", "gpu", "<each selected GPU>"})
-    EXPECT_NE(block.find(text), std::string::npos) << "'" << text << "' not in:\n" << block;
-  // Axes in declaration order.
-  EXPECT_LT(block.find("  op "), block.find("  type "));
-  EXPECT_LT(block.find("  type "), block.find("  array_bytes "));
-  EXPECT_LT(block.find("  array_bytes "), block.find("  gpu "));
-  // Hidden families only when their suite is asked for.
-  EXPECT_EQ(r.out.find("selftest/"), std::string::npos) << r.out;
-  const CommandResult selftest = run_gpubench("list --suite selftest");
-  EXPECT_EQ(selftest.exit_code, 0) << describe(selftest);
-  EXPECT_NE(selftest.out.find("selftest/cpu_faults"), std::string::npos);
-  EXPECT_NE(selftest.out.find("none, hang, crash, none_after"), std::string::npos) << selftest.out;
-  EXPECT_EQ(selftest.out.find("memory/stream"), std::string::npos);
-}
-
-TEST(Cli, ListUnknownSuite) {
-  const CommandResult r = run_gpubench("list --suite hbm");
-  EXPECT_EQ(r.exit_code, 2) << describe(r);
-  EXPECT_TRUE(r.out.empty()) << describe(r);
 }
 
 TEST(Cli, FaultsAreIsolatedAndTheRunContinues) {

@@ -96,6 +96,52 @@ TEST(Config, OverridesFeedExpansion) {
   EXPECT_EQ(instances[1].name, "unittest/config/op:triad/n:4/gpu:gpu0");
 }
 
+// A family whose layer axis is computed from the --config file's "axes" documents.
+const Family& documented_family = family("unittest/config_documents")
+                                      .axis_computed("layer",
+                                                     [](const ExpandContext& e) {
+                                                       std::vector<std::string> names;
+                                                       for (const auto& layer : e.config.value("layers", json::array()))
+                                                         names.push_back(layer.get<std::string>());
+                                                       return names;
+                                                     })
+                                      .cpu_only()
+                                      .hidden()
+                                      .run([](State&) {});
+
+TEST(Config, AxisDocumentsReachComputedAxes) {
+  const RunConfig c = parse_config({{"axes", {{"layers", {"conv1", "conv2"}}}}}, kSource);
+  ExpandOptions options;
+  options.config = c.axis_documents;
+  const auto instances = documented_family.expand(options);
+  ASSERT_EQ(instances.size(), 2u);
+  EXPECT_EQ(instances[1].name, "unittest/config_documents/layer:conv2");
+  expect_rejected({{"axes", {"layers"}}}, "/axes", "expected an object");
+}
+
+TEST(Config, ComputedAxisOverridesAreCheckedAtExpansion) {
+  const RunConfig c = parse_config({{"axes", {{"layers", {"conv1", "conv2"}}}},
+                                    {"families", {{"unittest/config_documents", {{"layer", {"conv2"}}}}}}},
+                                   kSource);
+  ExpandOptions options;
+  options.config = c.axis_documents;
+  options.axis_overrides = c.axis_overrides;
+  const auto instances = documented_family.expand(options);
+  ASSERT_EQ(instances.size(), 1u);
+  EXPECT_EQ(instances[0].name, "unittest/config_documents/layer:conv2");
+  options.axis_overrides = parse_config({{"families", {{"unittest/config_documents", {{"layer", {"conv9"}}}}}}},
+                                        kSource)
+                               .axis_overrides;
+  try {
+    documented_family.expand(options);
+    FAIL() << "conv9 accepted";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(error.code, 2);
+    EXPECT_NE(error.message.find("'conv9' is not a value of axis layer (conv1, conv2)"), std::string::npos)
+        << error.message;
+  }
+}
+
 TEST(Config, ShippedConfigsAreValid) {
   // Every config in configs/ that is a run config (not a baseline or a datasheet table) loads.
   const std::string root = std::string(GPUBENCH_SOURCE_DIR) + "/configs";
@@ -112,7 +158,7 @@ TEST(Config, ShippedConfigsAreValid) {
     bool run_config = j.is_object();
     for (const auto& [key, value] : j.items())
       run_config = run_config && (key == "description" || key == "suites" || key == "filter" ||
-                                  key == "settings" || key == "families");
+                                  key == "settings" || key == "families" || key == "axes");
     if (!run_config || !(j.contains("suites") || j.contains("families") || j.contains("settings"))) continue;
     EXPECT_NO_THROW(load_config(path)) << path;
     ++loaded;

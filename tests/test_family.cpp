@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/core/family.h"
+#include "harness/report/exit_codes.h"
 
 namespace gpubench {
 namespace {
@@ -141,9 +142,12 @@ TEST(Family, ComputedAxesReadTheContextAndConfigAtExpansion) {
   EXPECT_EQ(names_of(instances), (std::vector<std::string>{"unittest/unregistered_computed/bytes:104857600/layer:conv1",
                                                            "unittest/unregistered_computed/bytes:104857600/layer:conv2"}));
   EXPECT_EQ(instances[0].params.to_json()["bytes"], 104857600);
-  // An override from --config still replaces computed values.
-  options.axis_overrides = {{"unittest/unregistered_computed", {{"layer", {"fc"}}}}};
+  // An override from --config picks among the computed values; a string it does not compute
+  // names nothing that could run.
+  options.axis_overrides = {{"unittest/unregistered_computed", {{"layer", {"conv2"}}}}};
   EXPECT_EQ(f.expand(options).size(), 1u);
+  options.axis_overrides = {{"unittest/unregistered_computed", {{"layer", {"fc"}}}}};
+  EXPECT_THROW(f.expand(options), UsageError);
 }
 
 TEST(Family, GpuRequirements) {

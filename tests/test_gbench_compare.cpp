@@ -40,44 +40,24 @@ RunDocument run_with_repetitions(double scale) {
   return doc;
 }
 
-struct Output {
-  int status = -1;
-  std::string text;
-};
-
-Output run_command(const std::string& command) {
-  Output out;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.text.append(buffer, n);
-  const int status = pclose(pipe);
-  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
-
 TEST(GoogleBenchmarkCompare, ReadsTwoRunsWithRepetitions) {
   if (!std::filesystem::exists(kComparePy)) GTEST_SKIP() << kComparePy << " absent (package libbenchmark-tools)";
-  // The distribution's interpreter is the one its python3-scipy is for; a python3 earlier on
-  // PATH (pyenv, a virtual environment) may lack scipy.
-  std::string python;
-  for (const char* candidate : {"/usr/bin/python3", "python3"})
-    if (python.empty() && run_command(std::string(candidate) + " -c 'import scipy'").status == 0) python = candidate;
+  const std::string python = testing::python_with("scipy");
   if (python.empty()) GTEST_SKIP() << "no python3 with scipy (package python3-scipy)";
   const std::string dir = testing::temp_dir();
   testing::write_file(dir + "/a.json", to_json(run_with_repetitions(1.0)).dump(2));
   testing::write_file(dir + "/b.json", to_json(run_with_repetitions(1.2)).dump(2));
-  const Output out =
-      run_command(python + " " + kComparePy + " benchmarks " + dir + "/a.json " + dir + "/b.json");
-  ASSERT_EQ(out.status, 0) << out.text;
-  EXPECT_EQ(out.text.find("Traceback"), std::string::npos) << out.text;
+  const testing::CommandResult out =
+      testing::run_command(python + " " + kComparePy + " benchmarks " + dir + "/a.json " + dir + "/b.json");
+  ASSERT_EQ(out.exit_code, 0) << out.out;
+  EXPECT_EQ(out.out.find("Traceback"), std::string::npos) << out.out;
   for (const std::string name : {"memory/stream/op:triad/gpu:gpu0", "launch/latency/kind:kernel/gpu:gpu0"}) {
     for (const char* aggregate : {"_mean", "_median", "_stddev", "_cv", "_pvalue"})
-      EXPECT_NE(out.text.find(name + aggregate), std::string::npos) << name << aggregate << "\n" << out.text;
+      EXPECT_NE(out.out.find(name + aggregate), std::string::npos) << name << aggregate << "\n" << out.out;
   }
-  EXPECT_NE(out.text.find("U Test"), std::string::npos) << out.text;
+  EXPECT_NE(out.out.find("U Test"), std::string::npos) << out.out;
   // The latency benchmark's time grew by a fifth: compare.py sees it in real_time.
-  EXPECT_NE(out.text.find("+0.2"), std::string::npos) << out.text;
+  EXPECT_NE(out.out.find("+0.2"), std::string::npos) << out.out;
 }
 
 }  // namespace

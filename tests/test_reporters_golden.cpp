@@ -22,6 +22,7 @@
 namespace gpubench {
 namespace {
 
+using testing::expect_golden;
 using testing::read_file;
 
 // Everything a real run takes from the host and the build is fixed here.
@@ -54,20 +55,12 @@ RunDocument golden_run() {
   return doc;
 }
 
-void expect_golden(const std::string& text, const std::string& file) {
-  const std::string path = std::string(GPUBENCH_SOURCE_DIR) + "/tests/golden/" + file;
-  const char* update = std::getenv("GPUBENCH_UPDATE_GOLDEN");
-  if (update && std::string(update) == "1") {
-    testing::write_file(path, text);
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  ASSERT_TRUE(std::filesystem::exists(path)) << path << " is missing; GPUBENCH_UPDATE_GOLDEN=1 writes it";
-  EXPECT_EQ(text, read_file(path)) << "differs from " << path << " (GPUBENCH_UPDATE_GOLDEN=1 rewrites it)";
-}
-
 TEST(Golden, Table) { expect_golden(testing::render(golden_run(), Format::kTable), "run.table.txt"); }
 TEST(Golden, Csv) { expect_golden(testing::render(golden_run(), Format::kCsv), "run.csv"); }
 TEST(Golden, Markdown) { expect_golden(testing::render(golden_run(), Format::kMarkdown), "run.md"); }
+TEST(Golden, Prometheus) {
+  expect_golden(testing::render(golden_run(), Format::kPrometheus), "run.prom");
+}
 TEST(Golden, Json) { expect_golden(testing::render(golden_run(), Format::kJson), "run.json"); }
 
 TEST(Golden, JsonFileIsTheJsonReportersDocument) {

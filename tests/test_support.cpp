@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -54,6 +55,28 @@ std::string temp_dir() {
   const std::string dir = root.path() + "/" + std::to_string(++counter);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+CommandResult run_command(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// A python3 earlier on PATH (pyenv, a virtual environment) may lack the distribution's modules.
+std::string python_with(const std::string& module) {
+  for (const char* candidate : {"/usr/bin/python3", "python3"})
+    if (run_command(std::string(candidate) + " -c 'import " + module + "'").exit_code == 0) return candidate;
+  return "";
+}
+
+std::string describe(const CommandResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
 }
 
 CommandResult run_gpubench(const std::string& args) {

@@ -14,6 +14,13 @@ struct CommandResult {
 
 // Runs the built gpubench binary with `args` (a shell-quoted string), capturing both streams.
 CommandResult run_gpubench(const std::string& args);
+// Runs `command` in a shell: its exit code, and stdout and stderr together in `out`.
+CommandResult run_command(const std::string& command);
+// The distribution's python3 (whose python3-* packages it has) or the one on PATH, whichever
+// imports `module`; empty when none does.
+std::string python_with(const std::string& module);
+// Exit code and both streams, for a failed expectation's message.
+std::string describe(const CommandResult& result);
 // A fresh, empty directory under the system temp dir (one root per test process).
 std::string temp_dir();
 std::string read_file(const std::string& path);

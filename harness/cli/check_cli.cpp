@@ -6,6 +6,7 @@
 #include "harness/analysis/check.h"
 #include "harness/cli/commands.h"
 #include "harness/report/config_files.h"
+#include "harness/report/reporter.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -56,6 +57,7 @@ nlohmann::json check_json(const CheckReport& r) {
 
 std::string render_check(const CheckReport& report, const std::string& format) {
   if (format == "json") return check_json(report).dump(2) + "\n";
+  if (format == "prometheus") return check_prometheus(report);
   TextTable table{{"result", "benchmark", "metric", "value", "expected", "margin", "note"},
                   {}, {false, false, false, true, false, true, false}};
   for (const CheckLine& l : report.lines)
@@ -74,7 +76,7 @@ std::string render_check(const CheckReport& report, const std::string& format) {
 void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   auto* cmd = app.add_subcommand("check", "Hold a run against a baseline of expected figures");
   struct Options {
-    std::string baseline_path, run_path, format = "table";
+    std::string baseline_path, run_path, format = "table", out_path;
     CheckOptions check;
   };
   auto options = std::make_shared<Options>();
@@ -87,10 +89,13 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   cmd->add_option("--gpus", options->check.expected_gpus,
                   "GPUs the node must show; fewer is a failure (a GPU fell off the bus)")
       ->check(CLI::Range(1, 1024));
-  cmd->add_option("--format", options->format, "table, md or json")
-      ->check(CLI::IsMember({"table", "md", "json"}));
+  cmd->add_option("--format", options->format, "table, md, json or prometheus")
+      ->check(CLI::IsMember({"table", "md", "json", "prometheus"}));
+  cmd->add_option("--out", options->out_path,
+                  "write the report here (atomically) instead of stdout; a FILE.prom is in the Prometheus format");
   cmd->callback([options, exit_code, run_suites] {
     const Baseline baseline = load_baseline(options->baseline_path);
+    if (!options->out_path.empty()) check_writable(options->out_path);
     RunRequest request;
     request.suites = suites_for(baseline);
     request.filter = baseline.run.filter;
@@ -122,7 +127,12 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
       return result_file_of(run_suites(again), "(retry run)");
     };
     const CheckReport report = check_with_retries(baseline, std::move(run), options->check, rerun);
-    std::cout << render_check(report, options->format);
+    if (options->out_path.empty()) {
+      std::cout << render_check(report, options->format);
+    } else {
+      const bool prom = is_prometheus_path(options->out_path);
+      write_file_atomically(options->out_path, render_check(report, prom ? "prometheus" : options->format));
+    }
     *exit_code = report.failed() ? kExitFailure : kExitOk;
   });
 }

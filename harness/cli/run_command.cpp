@@ -1,7 +1,5 @@
 #include "harness/cli/run_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -11,7 +9,9 @@
 
 #include "harness/run/config.h"
 #include "harness/report/exit_codes.h"
+#include "harness/report/text_table.h"
 #include "harness/core/family.h"
+#include "harness/run/progress.h"
 #include "harness/run/supervisor.h"
 #include "harness/run/worker_job.h"
 #include "harness/system/capture.h"
@@ -37,37 +37,6 @@ std::vector<std::string> resolve_suites(const std::vector<std::string>& requeste
   }
   return suites;
 }
-
-// One progress line on a terminal, rewritten in place; a line per family otherwise.
-class Progress {
- public:
-  explicit Progress(std::size_t total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
-  ~Progress() {
-    if (tty_ && drawn_) std::fputs("\r\033[K", stderr);
-  }
-  void started(const std::string& name) {
-    if (!tty_) return;
-    std::fprintf(stderr, "\r\033[K[%zu/%zu] %s", done_ + 1, total_, name.c_str());
-    drawn_ = true;
-  }
-  void finished(const BenchResult& result) {
-    ++done_;
-    if (result.status == Status::kFailed || result.status == Status::kTimeout ||
-        result.status == Status::kInterrupted) {
-      if (tty_) std::fputs("\r\033[K", stderr);
-      std::fprintf(stderr, "%s: %s: %s\n", result.name.c_str(), to_string(result.status), result.error.c_str());
-    }
-    if (!tty_ && result.family != family_) {
-      family_ = result.family;
-      std::fprintf(stderr, "[%zu/%zu] %s\n", done_, total_, family_.c_str());
-    }
-  }
-
- private:
-  std::size_t total_, done_ = 0;
-  bool tty_, drawn_ = false;
-  std::string family_;
-};
 
 std::string number_text(double value) {
   char text[32];
@@ -108,6 +77,14 @@ RunSettings settings_of(const RunOptions& options, const RunConfig& config) {
   settings.stop.min_samples = config.min_samples.value_or(settings.stop.min_samples);
   settings.repetitions = options.repetitions ? static_cast<int>(*options.repetitions) : config.repetitions.value_or(1);
   return settings;
+}
+
+// What a run and `list` take from a --config file into expansion.
+ExpandOptions expansion_of(const RunConfig& config) {
+  ExpandOptions expand;
+  expand.axis_overrides = config.axis_overrides;
+  expand.config = config.axis_documents;
+  return expand;
 }
 
 }  // namespace
@@ -170,11 +147,10 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   // selection needed one (exit 3) or selected nothing (exit 2).
   // Without a GPU the indices cannot be checked, but a malformed --devices is still bad usage.
   if (visible == 0 && options.devices != "all") parse_devices(options.devices, std::numeric_limits<int>::max());
-  ExpandOptions expand;
+  ExpandOptions expand = expansion_of(config);
   expand.devices = visible > 0 ? parse_devices(options.devices, visible) : std::vector<int>{0};
   expand.quick = options.quick;
   expand.context = &context;
-  expand.axis_overrides = config.axis_overrides;
   settings.devices = expand.devices;
 
   for (const Family* f : families) {
@@ -199,7 +175,7 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   RunDocument document = start_run_document(context, options.command_line);
   document.config = {{"file", options.config_path}, {"settings", settings_to_json(settings)}};
   reporter.context(document);
-  Progress progress(plan.instances.size() * static_cast<std::size_t>(settings.repetitions));
+  ProgressDisplay progress(plan.instances.size() * static_cast<std::size_t>(settings.repetitions));
   RunObserver observer;
   observer.started = [&](const std::string& name) { progress.started(name); };
   observer.finished = [&](const BenchResult& result) {
@@ -212,6 +188,30 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   if (!outcome.interrupted.empty()) document.interrupted = outcome.interrupted;
   reporter.finish(document);
   return document;
+}
+
+std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path) {
+  const ExpandOptions expand = expansion_of(config_path.empty() ? RunConfig{} : load_config(config_path));
+  std::string text;
+  for (const auto& f : registered_families()) {
+    const bool asked = std::find(suites.begin(), suites.end(), f->suite()) != suites.end();
+    if (suites.empty() ? f->is_hidden() : !asked) continue;
+    TextTable axes;
+    axes.header = {"  axis", config_path.empty() ? "default sweep" : "sweep with " + config_path};
+    const auto declared = f->axes();
+    for (const auto& axis : f->resolved_axes(expand)) {
+      const bool computed = std::any_of(declared.begin(), declared.end(),
+                                        [&](const Axis& a) { return a.name == axis.name && a.compute; });
+      std::string values = join_values(axis.values);
+      if (axis.kind == Axis::Kind::kGpu) values = "<each selected GPU>";
+      else if (computed && values.empty()) values = "<computed at expansion: none without the machine or --config axes>";
+      else if (computed) values += "  (computed at expansion)";
+      axes.rows.push_back({"  " + axis.name, values});
+    }
+    text += f->name() + "\n  " + f->description() + "\n" + axes.to_text() + "\n";
+  }
+  if (text.empty()) throw UsageError{kExitBadInput, "list: no family in the given suite(s)"};
+  return text;
 }
 
 int exit_code_of(const RunDocument& document) {

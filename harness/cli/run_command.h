@@ -20,6 +20,9 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
 // 130/143 when interrupted, else 0 when every benchmark is ok or skipped, 1 when any failed or
 // timed out.
 int exit_code_of(const RunDocument& document);
+// What `list` prints: each family of `suites` (the visible ones when empty) with its axes as
+// they expand, a --config file's overrides and axis documents applied, computed axes computed.
+std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path);
 // Parses --devices ("all" or "0,2") against the number of visible GPUs.
 std::vector<int> parse_devices(const std::string& spec, int visible);
 

@@ -1,50 +1,23 @@
 // The front end of everything that runs benchmarks: `gpubench [--suite ...]`, `list`, `info`,
 // the worker entry point, and the runner that `check` uses when it is given no RUN.json.
 #include <CLI/CLI.hpp>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <iostream>
 
 #include "harness/cli/commands.h"
 #include "harness/cli/run_command.h"
-#include "harness/core/family.h"
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
 #include "harness/report/reporter.h"
-#include "harness/report/text_table.h"
 #include "harness/run/interrupt.h"
 #include "harness/run/worker.h"
 #include "harness/system/capture.h"
 
 namespace gpubench {
 namespace {
-
-// One block per family: name, description, then each axis with its default values.
-int list_families(const std::vector<std::string>& suites) {
-  std::string text;
-  for (const auto& f : registered_families()) {
-    const bool asked = std::find(suites.begin(), suites.end(), f->suite()) != suites.end();
-    if (suites.empty() ? f->is_hidden() : !asked) continue;
-    TextTable axes;
-    axes.header = {"  axis", "default sweep"};
-    for (const auto& axis : f->axes()) {
-      std::string values = axis.kind == Axis::Kind::kGpu ? "<each selected GPU>" : "";
-      for (std::size_t i = 0; i < axis.values.size(); ++i) values += (i ? ", " : "") + axis.values[i];
-      axes.rows.push_back({"  " + axis.name, values});
-    }
-    if (f->is_per_device()) axes.rows.push_back({"  gpu", "<each selected GPU>"});
-    text += f->name() + "\n  " + f->description() + "\n" + axes.to_text() + "\n";
-  }
-  if (text.empty()) throw UsageError{kExitBadInput, "list: no family in the given suite(s)"};
-  std::cout << text;
-  return kExitOk;
-}
 
 // Under mpirun or srun every rank runs gpubench; rank 0 speaks for the job (the collective
 // suite gathers the other ranks' part into its results) and its exit code is the verdict.
@@ -54,30 +27,15 @@ bool secondary_launcher_rank() {
   return false;
 }
 
-// Refuses an --out that cannot be written before anything runs: a run can take hours. Creating a
-// file beside it is the one test that sees permissions, read-only mounts and full quotas alike.
-void check_out_path(const std::string& path) {
-  const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec))
-    throw UsageError{kExitBadInput, path + ": cannot write: no directory " + dir.string()};
-  if (std::filesystem::is_directory(target, ec))
-    throw UsageError{kExitBadInput, path + ": cannot write: it is a directory"};
-  std::string probe = (dir / ".gpubench-write-test-XXXXXX").string();
-  const int fd = mkstemp(probe.data());
-  if (fd < 0)
-    throw UsageError{kExitBadInput, path + ": cannot write in " + dir.string() + ": " + std::strerror(errno)};
-  close(fd);
-  unlink(probe.c_str());
-}
-
 class BenchmarkFrontEnd : public RunFrontEnd {
  public:
   explicit BenchmarkFrontEnd(CLI::App& app) { add_run_options(app, line_); }
 
   std::optional<int> subcommand() override {
-    if (line_.list->parsed()) return list_families(line_.list_suites);
+    if (line_.list->parsed()) {
+      std::cout << family_listing(line_.list_suites, line_.run.config_path);
+      return kExitOk;
+    }
     if (line_.info->parsed()) {
       const Context context = capture_context();
       std::cout << format_info(context);
@@ -92,11 +50,12 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     line_.run.command_line = command_line;
     // From the start to the last write: a signal stops the run, and what finished is still written.
     const InterruptCatcher interrupts;
-    if (!line_.out_path.empty()) check_out_path(line_.out_path);  // before the run, not after it
+    for (const auto& path : line_.out_paths) check_writable(path);  // before the run, not after it
     // Rank 0 writes the job's one result; an interrupted rank still says it was interrupted.
     const bool writes = !secondary_launcher_rank();
     MultiReporter reporters;
-    if (writes && !line_.out_path.empty()) reporters.add(json_file_reporter(line_.out_path));
+    if (writes)
+      for (const auto& path : line_.out_paths) reporters.add(out_file_reporter(path));
     if (writes) reporters.add(make_reporter(out_format, std::cout));
     const RunDocument document = execute_run(line_.run, interrupts, reporters);
     if (!writes) return document.interrupted ? exit_code_of(document) : kExitOk;

@@ -9,8 +9,9 @@ void add_run_options(CLI::App& app, RunCommandLine& line) {
   app.add_option("--devices", run.devices, "GPUs to use: 0,1 or all")->capture_default_str();
   app.add_option("--config", run.config_path, "JSON file of suites, settings and axis values");
   app.add_flag("--quick", run.quick, "smoke run of every selected family in seconds");
-  app.add_option("--out", line.out_path, "also write the JSON document to this file");
-  app.add_option("--format", line.format, "stdout format: table, json, csv, md")->capture_default_str();
+  app.add_option("--out", line.out_paths,
+                 "also write the JSON document to this file; a FILE.prom gets the Prometheus text (repeatable)");
+  app.add_option("--format", line.format, "stdout format: table, json, csv, md, prometheus")->capture_default_str();
   app.add_option("--min-time", run.min_time_s, "seconds of measured time to accumulate per benchmark");
   app.add_option("--max-noise", run.max_noise_pct, "stop once the median's noise is under this % (0.5)");
   app.add_option("--max-time", run.max_time_s, "soft limit on seconds of sampling per benchmark (5)");
@@ -19,6 +20,7 @@ void add_run_options(CLI::App& app, RunCommandLine& line) {
   app.add_flag("--no-isolate", line.no_isolate, "run in this process instead of a worker per family (debugging)");
   line.list = app.add_subcommand("list", "families, their axes and defaults");
   line.list->add_option("--suite", line.list_suites, "only these suites")->delimiter(',');
+  line.list->add_option("--config", run.config_path, "show the sweep as this --config file makes it");
   line.info = app.add_subcommand("info", "GPUs, driver, library versions, link matrix, health");
 }
 

@@ -26,7 +26,8 @@ struct RunOptions {
 // Where the options of a run are parsed into.
 struct RunCommandLine {
   RunOptions run;
-  std::string format = "table", out_path;
+  std::string format = "table";
+  std::vector<std::string> out_paths;  // --out, given once or more
   bool no_isolate = false;
   CLI::App* list = nullptr;  // `gpubench list`
   std::vector<std::string> list_suites;

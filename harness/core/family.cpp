@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "harness/report/context.h"
+#include "harness/report/exit_codes.h"
 #include "harness/system/library.h"
 
 namespace gpubench {
@@ -186,6 +187,12 @@ Family& Family::run(std::function<void(State&)> body) {
   return *this;
 }
 
+std::string join_values(const std::vector<std::string>& values) {
+  std::string text;
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + values[i];
+  return text;
+}
+
 std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
   std::vector<Axis> axes = axes_;
   if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}});
@@ -200,11 +207,18 @@ std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
     }
     const auto family_overrides = options.axis_overrides.find(name_);
     if (family_overrides != options.axis_overrides.end() && family_overrides->contains(axis.name)) {
-      axis.values.clear();
+      std::vector<std::string> chosen;
       for (const auto& v : (*family_overrides)[axis.name])
-        axis.values.push_back(v.is_string()         ? v.get<std::string>()
-                                 : v.is_number_float() ? float_axis_value(v.get<double>())
-                                                       : v.dump());
+        chosen.push_back(v.is_string()         ? v.get<std::string>()
+                         : v.is_number_float() ? float_axis_value(v.get<double>())
+                                               : v.dump());
+      if (axis.compute && axis.kind == Axis::Kind::kString)
+        for (const auto& value : chosen)
+          if (std::find(axis.values.begin(), axis.values.end(), value) == axis.values.end())
+            throw UsageError{kExitBadInput, "--config: families/" + name_ + "/" + axis.name + ": '" + value +
+                                                "' is not a value of axis " + axis.name + " (" +
+                                                (axis.values.empty() ? "it has none here" : join_values(axis.values)) + ")"};
+      axis.values = std::move(chosen);
     } else if (options.quick && !axis.quick_values.empty()) {
       axis.values = axis.quick_values;
     }

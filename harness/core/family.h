@@ -73,6 +73,9 @@ struct ExpandOptions {
   nlohmann::json config = nlohmann::json::object();  // the --config document
 };
 
+// "a, b, c": an axis's values as `list` and messages show them.
+std::string join_values(const std::vector<std::string>& values);
+
 // How a float axis value is written in names: the shortest form that reads back exactly.
 std::string float_axis_value(double value);
 
@@ -143,7 +146,8 @@ class Family {
   std::string unmet_requirement(const ExpandOptions& options) const;
   const std::function<void(State&)>& body() const { return body_; }
 
-  // Axes with GPU axes resolved and overrides / --quick applied.
+  // Axes with GPU and computed axes resolved and overrides / --quick applied; an override of a
+  // computed string axis with a value it does not compute is UsageError{kExitBadInput}.
   std::vector<Axis> resolved_axes(const ExpandOptions& options) const;
   std::vector<Instance> expand(const ExpandOptions& options) const;
 

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -17,7 +18,24 @@ Format parse_format(const std::string& name) {
   if (name == "json") return Format::kJson;
   if (name == "csv") return Format::kCsv;
   if (name == "md" || name == "markdown") return Format::kMarkdown;
-  throw UsageError{kExitBadInput, "unknown format '" + name + "' (table, json, csv, md)"};
+  if (name == "prometheus") return Format::kPrometheus;
+  throw UsageError{kExitBadInput, "unknown format '" + name + "' (table, json, csv, md, prometheus)"};
+}
+
+void check_writable(const std::string& path) {
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw UsageError{kExitBadInput, path + ": cannot write: no directory " + dir.string()};
+  if (std::filesystem::is_directory(target, ec))
+    throw UsageError{kExitBadInput, path + ": cannot write: it is a directory"};
+  std::string probe = (dir / ".gpubench-write-test-XXXXXX").string();
+  const int fd = mkstemp(probe.data());
+  if (fd < 0)
+    throw UsageError{kExitBadInput, path + ": cannot write in " + dir.string() + ": " + std::strerror(errno)};
+  close(fd);
+  unlink(probe.c_str());
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {

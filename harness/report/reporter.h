@@ -39,11 +39,20 @@ std::unique_ptr<Reporter> csv_reporter(std::ostream& out);
 std::unique_ptr<Reporter> markdown_reporter(std::ostream& out);
 // The gpubench/1 document, printed on `out` when the run finishes.
 std::unique_ptr<Reporter> json_reporter(std::ostream& out);
+// The node-exporter textfile-collector format (prometheus.h), printed when the run finishes.
+std::unique_ptr<Reporter> prometheus_reporter(std::ostream& out);
 std::unique_ptr<Reporter> make_reporter(Format format, std::ostream& out);
 
 // Keeps `path` a complete document at every moment: rewritten atomically when the run starts,
 // after every result (complete: false) and at the end, so that a killed run leaves what had
 // finished. A path that cannot be written when the run starts is UsageError{kExitBadInput}.
 std::unique_ptr<Reporter> json_file_reporter(const std::string& path);
+// Writes the Prometheus text to `path` atomically when the run finishes (interrupted or not),
+// so that node exporter's textfile collector never reads half a file.
+std::unique_ptr<Reporter> prometheus_file_reporter(const std::string& path);
+bool is_prometheus_path(const std::string& path);  // ends in ".prom"
+// An --out path: the Prometheus file when it ends in ".prom" (the collector reads only those),
+// else the JSON document.
+std::unique_ptr<Reporter> out_file_reporter(const std::string& path);
 
 }  // namespace gpubench

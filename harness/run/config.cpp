@@ -44,6 +44,7 @@ void check_axis_values(const Family& family, const std::string& axis_name, const
   }
   if (!values.is_array() || values.empty()) bad(source, path, "expected a non-empty array of values");
   const Axis::Kind kind = axis == axes.end() ? Axis::Kind::kGpu : axis->kind;
+  // A computed axis has its values only at expansion, which checks a string value against them.
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::string item = path + "/" + std::to_string(i);
     const auto& v = values[i];
@@ -53,7 +54,7 @@ void check_axis_values(const Family& family, const std::string& axis_name, const
       bad(source, item, "expected a string");
     } else if (kind == Axis::Kind::kGpu && !is_gpu_name(v.get<std::string>())) {
       bad(source, item, "'" + v.get<std::string>() + "' is not a GPU (gpu0, gpu1, ...)");
-    } else if (kind == Axis::Kind::kString &&
+    } else if (kind == Axis::Kind::kString && !axis->compute &&
                std::find(axis->values.begin(), axis->values.end(), v.get<std::string>()) == axis->values.end()) {
       bad(source, item, "'" + v.get<std::string>() + "' is not a value of axis " + axis_name);
     }
@@ -114,8 +115,11 @@ RunConfig parse_config(const nlohmann::json& json, const std::string& source) {
           check_axis_values(*family, axis_name, values, source, family_path + "/" + axis_name);
       }
       config.axis_overrides = value;
+    } else if (key == "axes") {
+      if (!value.is_object()) bad(source, path, "expected an object of documents for computed axes");
+      config.axis_documents = value;
     } else if (key != "description") {
-      bad(source, path, "unknown key (known: description, suites, filter, settings, families)");
+      bad(source, path, "unknown key (known: description, suites, filter, settings, families, axes)");
     }
   }
   return config;

@@ -5,7 +5,11 @@
 //     "filter": "triad|dot",                        optional; --filter overrides
 //     "settings": { "min_time": 0.05, "max_noise": 0.5, "max_time": 5, "min_samples": 10,
 //                   "timeout": 120, "repetitions": 1 },   each optional; flags override
-//     "families": { "memory/stream": { "array_bytes": [1073741824], "op": ["triad"] } } }
+//     "families": { "memory/stream": { "array_bytes": [1073741824], "op": ["triad"] } },
+//     "axes": { "layers": [...] } }                 optional; documents that computed axes read
+//
+// "axes" is what ExpandContext::config holds when families are expanded: each computed axis
+// reads its own key and says what shape it expects, so this file checks only that it is an object.
 //
 // Every field is checked: an unknown key, family or axis, a value of the wrong type or a
 // string value the axis does not declare is a UsageError naming the file and the JSON path.
@@ -23,6 +27,7 @@ struct RunConfig {
   std::optional<double> min_time_s, max_noise_pct, max_time_s, timeout_s;
   std::optional<int> min_samples, repetitions;
   nlohmann::json axis_overrides = nlohmann::json::object();  // family -> axis -> values
+  nlohmann::json axis_documents = nlohmann::json::object();  // "axes": what computed axes read
 };
 
 // The rules a run setting obeys, in a config file and on the command line alike: what is wrong

@@ -1,0 +1,96 @@
+// The progress display on stderr: plain lines off a terminal (one as each family starts, one
+// per failure), the rewritten line on a terminal, and the estimate of what remains, timed by a
+// fake clock.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "harness/run/progress.h"
+
+namespace gpubench {
+namespace {
+
+// What a ProgressDisplay wrote, read back from a temporary file.
+class Captured {
+ public:
+  Captured() : file_(std::tmpfile()) {}
+  ~Captured() { std::fclose(file_); }
+  std::FILE* file() const { return file_; }
+  std::string text() const {
+    std::fflush(file_);
+    std::rewind(file_);
+    std::string text;
+    for (int c; (c = std::fgetc(file_)) != EOF;) text += static_cast<char>(c);
+    return text;
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+BenchResult result_of(const std::string& name, Status status = Status::kOk, const std::string& error = "") {
+  BenchResult r;
+  r.name = name;
+  r.status = status;
+  r.error = error;
+  return r;
+}
+
+TEST(Progress, RemainingTimeIsTheMeanSoFarForEachBenchmarkLeft) {
+  EXPECT_FALSE(remaining_seconds(10, 0, 4).has_value());
+  EXPECT_DOUBLE_EQ(*remaining_seconds(10, 1, 4), 30);
+  EXPECT_DOUBLE_EQ(*remaining_seconds(30, 3, 4), 10);
+  EXPECT_DOUBLE_EQ(*remaining_seconds(40, 4, 4), 0);
+  EXPECT_FALSE(remaining_seconds(40, 5, 4).has_value());
+}
+
+TEST(Progress, DurationsReadAsAPersonReadsThem) {
+  EXPECT_EQ(duration_text(0.4), "0 s");
+  EXPECT_EQ(duration_text(42), "42 s");
+  EXPECT_EQ(duration_text(185), "3:05");
+  EXPECT_EQ(duration_text(3729), "1:02:09");
+}
+
+TEST(Progress, PlainLinesOffATerminal) {
+  Captured out;
+  double now = 100;
+  {
+    ProgressDisplay progress(4, out.file(), false, 80, [&] { return now; });
+    progress.started("memory/stream/op:copy/gpu:gpu0");
+    now += 10;
+    progress.finished(result_of("memory/stream/op:copy/gpu:gpu0"));
+    progress.started("memory/stream/op:triad/gpu:gpu0");  // same family: no line
+    now += 10;
+    progress.finished(result_of("memory/stream/op:triad/gpu:gpu0", Status::kFailed, "verification failed"));
+    progress.started("launch/latency/kind:kernel/gpu:gpu0");
+  }
+  EXPECT_EQ(out.text(),
+            "[1/4] memory/stream (0 s elapsed)\n"
+            "memory/stream/op:triad/gpu:gpu0: failed: verification failed\n"
+            "[3/4] launch/latency (20 s elapsed, about 20 s left)\n");
+}
+
+TEST(Progress, OneRewrittenLineOnATerminal) {
+  Captured out;
+  double now = 0;
+  {
+    ProgressDisplay progress(3, out.file(), true, 60, [&] { return now; });
+    progress.started("memory/stream/op:copy");
+    now += 65;
+    progress.finished(result_of("memory/stream/op:copy"));
+    progress.started("memory/stream/op:triad/array_bytes:4294967296/gpu:gpu0/and/a/long/tail");
+  }
+  const std::string text = out.text();
+  EXPECT_EQ(text.find('\n'), std::string::npos) << "the line was not rewritten in place: " << text;
+  EXPECT_NE(text.find("\r\033[K[1/3] memory/stream/op:copy  0 s elapsed"), std::string::npos) << text;
+  const std::size_t second = text.find("\r\033[K[2/3] ...");
+  ASSERT_NE(second, std::string::npos) << "a long name is cut from the front: " << text;
+  const std::string line = text.substr(second + 4, text.rfind("\r\033[K") - second - 4);
+  EXPECT_LE(line.size(), 60u) << line;
+  EXPECT_NE(line.find("1:05 elapsed, about 2:10 left"), std::string::npos) << line;
+  EXPECT_EQ(text.substr(text.size() - 4), "\r\033[K") << "the line is cleared at the end";
+}
+
+}  // namespace
+}  // namespace gpubench
