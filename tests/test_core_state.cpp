@@ -45,6 +45,29 @@ TEST_F(StatePlausibility, WithinFivePercentOfPeakIsOk) {
   EXPECT_EQ(four_gbps_against(0).status, Status::kOk);    // no known peak: nothing to check against
 }
 
+TEST_F(StatePlausibility, ABoundAboveThePeakAdmitsCountedWorkTheHardwareDidNotDo) {
+  State s(instance_, settings_, context_);
+  s.count_bytes(1e6);
+  s.set_peak(2.0, "test link");
+  s.bound_by_peak_times(3.0, "a fast algorithm moves fewer bytes than counted");
+  s.measure_manual([] { return 1e-3; }, 4);  // 4 GB/s: 200 % of the peak, under 3 x 2
+  s.verify(true, "copied");
+  const BenchResult r = s.finish();
+  EXPECT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_DOUBLE_EQ(*r.peak, 2.0);  // % of peak stays against the peak itself
+  EXPECT_EQ(r.notes.at("plausibility_bound"), "a fast algorithm moves fewer bytes than counted");
+
+  State beyond(instance_, settings_, context_);
+  beyond.count_bytes(1e6);
+  beyond.set_peak(1.0, "test link");
+  beyond.bound_by_peak_times(3.0, "fewer bytes");
+  beyond.measure_manual([] { return 1e-3; }, 4);  // 4 GB/s: above 3 x 1
+  beyond.verify(true, "copied");
+  EXPECT_EQ(beyond.finish().status, Status::kFailed);
+  State s2(instance_, settings_, context_);
+  EXPECT_THROW(s2.bound_by_peak_times(0.5, "below one"), std::logic_error);
+}
+
 TEST_F(StatePlausibility, ATimeMetricHasNoCeiling) {
   State s(instance_, settings_, context_);
   s.report_time_as("latency_us", "us", 1e6);

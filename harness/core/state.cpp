@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <cmath>
 
 #include "harness/core/cuda_check.h"
@@ -209,6 +210,12 @@ void State::set_peak(double peak, const std::string& source) {
   result_.peak_source = source;
 }
 
+void State::bound_by_peak_times(double factor, const std::string& why) {
+  if (!(factor >= 1)) throw std::logic_error("bound_by_peak_times() needs a factor of at least 1");
+  peak_bound_factor_ = factor;
+  result_.notes["plausibility_bound"] = why;
+}
+
 void State::note(const std::string& key, nlohmann::json value) { result_.notes[key] = std::move(value); }
 
 void State::verify(bool ok, const std::string& what) {
@@ -262,7 +269,8 @@ void State::check_plausible(BenchResult& result) const {
   if (result.status != Status::kOk || !result.peak) return;
   const auto primary = result.metrics.find(result.primary_metric);
   if (primary == result.metrics.end() || primary->second.values.empty()) return;
-  const auto why = implausible_figure(primary->second.summary().median, *result.peak, primary->second.higher_is_better);
+  const auto why = implausible_figure(primary->second.summary().median, *result.peak * peak_bound_factor_,
+                                     primary->second.higher_is_better);
   if (!why) return;
   result.status = Status::kFailed;
   result.error = result.primary_metric + " " + *why;

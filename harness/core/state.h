@@ -103,6 +103,10 @@ class State {
   void set_primary_metric(const std::string& metric);
   // Theoretical value of the primary metric (same unit), for % of peak, and where it comes from.
   void set_peak(double peak, const std::string& source);
+  // Where the counted work may exceed what the hardware executes (a fast convolution
+  // algorithm does fewer flops than the direct convolution it is counted as), a figure is
+  // implausible only above `factor` x the peak; `why` is noted. % of peak stays against the peak.
+  void bound_by_peak_times(double factor, const std::string& why);
   void note(const std::string& key, nlohmann::json value);
 
   // ---- verification: every run must verify its output at least once ----
@@ -135,6 +139,7 @@ class State {
   bool verify_ok_ = true;
   std::string verify_failures_;
   double bytes_per_op_ = 0, flops_per_op_ = 0;
+  double peak_bound_factor_ = 1;
   struct TimeMetric { std::string name, unit; double scale; };
   std::vector<TimeMetric> time_metrics_;
   std::vector<double> op_seconds_;  // per-op time of each sample
