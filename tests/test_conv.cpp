@@ -1,10 +1,13 @@
 // The conv suite's CPU side: layer-set parsing and validation, output-shape and flop
-// arithmetic, images/s, the engine rule per precision and the stability of benchmark names.
+// arithmetic of every pass, images/s, the plausibility bound of fast algorithms, the engine
+// rule per precision, the screening's selection and the stability of benchmark names.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <fstream>
+#include <limits>
 
 #include "benches/conv/conv_layer.h"
 #include "benches/conv/engine_choice.h"
@@ -142,6 +145,48 @@ TEST(LayerSetFiles, ABadFileNamesItsPath) {
 TEST(ConvMetrics, ImagesPerSecond) {
   EXPECT_DOUBLE_EQ(images_per_s(128, 0.05), 2560.0);
   EXPECT_DOUBLE_EQ(images_per_s(128, 0.0), 0.0);
+  // The network's images/s and its TFLOP/s are one figure: n / t and flops(n) / t.
+  const auto sets = load_layer_sets(std::string(GPUBENCH_SOURCE_DIR) + "/configs/conv_layers");
+  const LayerSet& resnet = *std::find_if(sets.begin(), sets.end(), [](const LayerSet& s) { return s.network; });
+  const double seconds = 0.01;
+  EXPECT_NEAR(images_per_s(128, seconds) * network_flops(resnet, 1, true),
+              network_flops(resnet, 128, true) / seconds, 1e-6 * network_flops(resnet, 128, true) / seconds);
+}
+
+TEST(ConvBackward, EachPassWritesItsTensorAndCountsTheForwardFlops) {
+  nlohmann::json strided = kValid;
+  strided["stride"] = 2;
+  strided["k"] = 128;
+  const ConvLayer layer = parse_layer_set(one_layer(strided), "set", "set.json").layers[0];
+  EXPECT_EQ(written_shape(layer, 32, ConvPass::kForward), (std::array<std::int64_t, 5>{32, 128, 1, 28, 28}));
+  EXPECT_EQ(written_shape(layer, 32, ConvPass::kBackwardData), (std::array<std::int64_t, 5>{32, 64, 1, 56, 56}));
+  EXPECT_EQ(written_shape(layer, 32, ConvPass::kBackwardFilter), (std::array<std::int64_t, 5>{128, 64, 1, 3, 3}));
+  // One flop count for every pass: dx and dw each do the forward's multiply-adds.
+  EXPECT_DOUBLE_EQ(layer.flops(32), 2.0 * 32 * 128 * 64 * 9 * 28 * 28);
+  nlohmann::json depthwise = kValid;
+  depthwise["groups"] = 64;
+  const ConvLayer dw = parse_layer_set(one_layer(depthwise), "set", "set.json").layers[0];
+  EXPECT_EQ(written_shape(dw, 1, ConvPass::kBackwardFilter), (std::array<std::int64_t, 5>{64, 1, 1, 3, 3}));
+}
+
+TEST(ConvPeak, FastAlgorithmsAreBoundedByTheFilterVolume) {
+  const ConvLayer three = parse_layer_set(one_layer(kValid), "set", "set.json").layers[0];
+  EXPECT_DOUBLE_EQ(fast_algorithm_bound(three), 9.0);
+  nlohmann::json pointwise = kValid;
+  pointwise["r"] = 1;
+  pointwise["s"] = 1;
+  pointwise["pad"] = 0;
+  const ConvLayer one = parse_layer_set(one_layer(pointwise), "set", "set.json").layers[0];
+  EXPECT_DOUBLE_EQ(fast_algorithm_bound(one), 1.0);  // a 1x1 convolution is a GEMM: no shortcut
+  // A network: its flops over the least work, each layer's flops / filter volume.
+  LayerSet set;
+  set.layers = {three, one};
+  set.layers[1].count = 2;
+  const double f3 = three.flops(1), f1 = one.flops(1);
+  EXPECT_DOUBLE_EQ(fast_algorithm_bound(set, false), (f3 + 2 * f1) / (f3 / 9 + 2 * f1));
+  EXPECT_DOUBLE_EQ(fast_algorithm_bound(set, true), 3 * (f3 + 2 * f1) / (3 * (f3 / 9 + 2 * f1)));
+  EXPECT_GT(fast_algorithm_bound(set, false), 1.0);
+  EXPECT_LT(fast_algorithm_bound(set, false), 9.0);
 }
 
 TEST(ConvAxes, AxisValuesPairNetsWithTheirLayers) {
@@ -164,28 +209,44 @@ TEST(ConvNames, FamiliesExpandToStableNames) {
     return std::any_of(instances.begin(), instances.end(), [&](const Instance& i) { return i.name == name; });
   };
   EXPECT_TRUE(has("conv/forward/net:resnet50/layer:res2_3x3_64/n:128/type:fp16/layout:nhwc/algo:best/"
-                  "workspace_mib:256/gpu:gpu0"));
+                  "workspace_mib:4096/gpu:gpu0"));
   EXPECT_FALSE(has("conv/forward/net:extra/layer:res2_3x3_64/n:128/type:fp16/layout:nhwc/algo:best/"
-                   "workspace_mib:256/gpu:gpu0"));
+                   "workspace_mib:4096/gpu:gpu0"));
   const Family* network = find_family("conv/network");
   ASSERT_NE(network, nullptr);
   const auto totals = network->expand(options);
   ASSERT_FALSE(totals.empty());
-  EXPECT_EQ(totals.front().name, "conv/network/net:resnet50/n:128/type:fp32/layout:nhwc/pass:fwd/workspace_mib:256/gpu:gpu0");
+  EXPECT_EQ(totals.front().name, "conv/network/net:resnet50/n:128/type:fp32/layout:nhwc/pass:fwd/workspace_mib:4096/gpu:gpu0");
 }
 
-TEST(EngineRule, StrictFp32ExcludesTensorCoresAndHalfPrecisionNeedsFp32Accumulation) {
+TEST(EngineRule, TorchsRuleStrictFp32ExcludesTensorCoresAndNoTypeDownConverts) {
   const std::vector<cudnnBackendNumericalNote_t> tensor_core{CUDNN_NUMERICAL_NOTE_TENSOR_CORE};
   const std::vector<cudnnBackendNumericalNote_t> reduced{CUDNN_NUMERICAL_NOTE_TENSOR_CORE,
                                                          CUDNN_NUMERICAL_NOTE_REDUCED_PRECISION_REDUCTION};
   const std::vector<cudnnBackendNumericalNote_t> down{CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS};
+  const std::vector<cudnnBackendNumericalNote_t> fast{CUDNN_NUMERICAL_NOTE_WINOGRAD, CUDNN_NUMERICAL_NOTE_FFT,
+                                                      CUDNN_NUMERICAL_NOTE_NONDETERMINISTIC};
   EXPECT_FALSE(engine_allowed(Precision::kFp32, tensor_core));
   EXPECT_TRUE(engine_allowed(Precision::kFp32, {}));
+  EXPECT_TRUE(engine_allowed(Precision::kFp32, fast));  // Winograd, FFT and atomics stay FP32
   EXPECT_TRUE(engine_allowed(Precision::kTf32, tensor_core));
-  EXPECT_FALSE(engine_allowed(Precision::kTf32, down));
+  for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16})
+    EXPECT_FALSE(engine_allowed(p, down)) << precision_name(p);
   EXPECT_TRUE(engine_allowed(Precision::kFp16, tensor_core));
-  EXPECT_FALSE(engine_allowed(Precision::kFp16, reduced));
-  EXPECT_FALSE(engine_allowed(Precision::kBf16, reduced));
+  EXPECT_TRUE(engine_allowed(Precision::kFp16, reduced));  // as torch admits them
+  EXPECT_TRUE(engine_allowed(Precision::kBf16, reduced));
+}
+
+TEST(PlanScreening, TheFastestPlansGoOnInTheirOrderWithTheHeuristicsPick) {
+  const std::vector<double> seconds{5e-3, 1e-3, 9e-3, 2e-3, 1e-3, 0.3};
+  EXPECT_EQ(fastest_plans(seconds, 2, std::nullopt), (std::vector<std::size_t>{1, 4}));
+  EXPECT_EQ(fastest_plans(seconds, 3, 0), (std::vector<std::size_t>{0, 1, 3, 4}));
+  EXPECT_EQ(fastest_plans(seconds, 2, 4), (std::vector<std::size_t>{1, 4}));  // already among them
+  EXPECT_EQ(fastest_plans(seconds, 1, std::nullopt), (std::vector<std::size_t>{1}));  // ties: the first
+  EXPECT_EQ(fastest_plans(seconds, 10, std::nullopt).size(), seconds.size());
+  EXPECT_TRUE(fastest_plans({}, 4, 0).empty());
+  const double failed = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(fastest_plans({failed, 2e-3, failed}, 3, 0), (std::vector<std::size_t>{1}));
 }
 
 TEST(EngineRule, ChoiceIdentityNamesEngineKnobsAndNotes) {

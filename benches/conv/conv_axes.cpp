@@ -48,6 +48,6 @@ Family& add_problem_axes(Family& family) {
       .axis_str("layout", {"nhwc"});
 }
 
-Family& add_workspace_axis(Family& family) { return family.axis_int("workspace_mib", {256}); }
+Family& add_workspace_axis(Family& family) { return family.axis_int("workspace_mib", {kDefaultWorkspaceMib}); }
 
 }  // namespace gpubench::conv

@@ -11,7 +11,11 @@ namespace gpubench::conv {
 Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool three_by_three_only);
 // n (batch, 128), type (fp32 tf32 fp16 bf16; fp16 under --quick), layout (nhwc; nchw by --config).
 Family& add_problem_axes(Family& family);
-// workspace_mib: the largest cuDNN workspace a chosen engine may use (256).
+// The default limit on an engine's cuDNN workspace: torch.backends.cudnn.benchmark lets an
+// engine take the largest free block of the caching allocator, so the limit is set high enough
+// that the candidates include the FFT and Winograd engines torch can pick at batch 128.
+constexpr std::int64_t kDefaultWorkspaceMib = 4096;
+// workspace_mib: the largest cuDNN workspace an engine may use (kDefaultWorkspaceMib).
 Family& add_workspace_axis(Family& family);
 
 }  // namespace gpubench::conv

@@ -1,8 +1,10 @@
 #include "benches/conv/conv_case.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "harness/core/cuda_check.h"
+#include "harness/core/timing_events.h"
 #include "kernels/random_fill.cuh"
 
 namespace gpubench::conv {
@@ -39,10 +41,44 @@ ConvCase::ConvCase(cudnnHandle_t handle, const ConvSpec& spec, std::int64_t work
 
 std::int64_t ConvCase::largest_workspace() const { return cudnn::largest_workspace(plans_); }
 
-void ConvCase::keep_only(std::size_t index) {
-  ConvPlan kept = std::move(plans_.plans.at(index));
-  plans_.plans.clear();
-  plans_.plans.push_back(std::move(kept));
+nlohmann::json ConvCase::offer_summary() const {
+  return {{"admitted", plans_.plans.size()},
+          {"excluded_by_numerical_notes", plans_.rejected_by_notes},
+          {"over_workspace_limit", plans_.rejected_by_workspace},
+          {"not_finalized", plans_.failed_to_finalize}};
+}
+
+std::vector<double> ConvCase::screen(cudaStream_t stream) const {
+  // A cold run includes loading the engine's kernels; past both limits a plan is out of the
+  // running however fast its kernels load, and running it again would only cost time.
+  constexpr double kSlowerThanBest = 4.0, kLongRun_s = 0.02;
+  TimingEvents events;
+  std::vector<double> seconds;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < plans_.plans.size(); ++i) {
+    double cold = 0;
+    try {
+      cold = events.time(stream, [&] { run(i, stream); });
+    } catch (const cudnn::CudnnError&) {
+      seconds.push_back(std::numeric_limits<double>::infinity());
+      continue;
+    }
+    if (cold > kSlowerThanBest * best && cold > kLongRun_s) {
+      seconds.push_back(cold);
+      continue;
+    }
+    double warm = events.time(stream, [&] { run(i, stream); });
+    warm = std::min(warm, events.time(stream, [&] { run(i, stream); }));
+    seconds.push_back(warm);
+    best = std::min(best, warm);
+  }
+  return seconds;
+}
+
+void ConvCase::keep(const std::vector<std::size_t>& indices) {
+  std::vector<ConvPlan> kept;
+  for (std::size_t i : indices) kept.push_back(std::move(plans_.plans.at(i)));
+  plans_.plans = std::move(kept);
 }
 
 void ConvCase::bind(void* workspace) { variant_pack_ = make_variant_pack(x_.get(), w_.get(), y_.get(), workspace); }
@@ -83,11 +119,20 @@ std::int64_t verification_samples(const ConvSpec& spec) {
   return std::clamp<std::int64_t>(kTermBudget / terms_per_point, 64, kPoints);
 }
 
-void set_conv_peak(State& s, Precision precision, double per_second_of) {
-  // The datasheet table (configs/peaks.json) is not in the context yet: no peak is set.
-  (void)s;
-  (void)precision;
-  (void)per_second_of;
+void set_conv_peak(State& s, Precision precision, double per_second_of, double fast_algorithm_bound) {
+  const GpuInfo& gpu = s.gpu(s.device());
+  const std::string key = precision_name(precision);
+  const auto rate = gpu.tflops_peak.find(key);
+  if (rate == gpu.tflops_peak.end() || rate->second <= 0) {
+    s.set_peak(0, gpu.tflops_peak_source.empty() ? "no datasheet rate for " + key : gpu.tflops_peak_source);
+    return;
+  }
+  s.set_peak(rate->second * 1e12 / per_second_of, gpu.tflops_peak_source + ", dense " + key);
+  if (fast_algorithm_bound > 1)
+    s.bound_by_peak_times(fast_algorithm_bound,
+                          "flops are the direct convolution's; a Winograd or FFT engine does fewer, at least one "
+                          "multiply-add per (n, k, c, output point), so a figure is implausible only above " +
+                              std::to_string(fast_algorithm_bound) + " x the datasheet peak");
 }
 
 ConvSpec spec_from_axes(const State& s, ConvPass pass, const ConvLayer& layer) {

@@ -13,6 +13,12 @@
 
 namespace gpubench::conv {
 
+// The admitted plans screened per convolution, in cuDNN's order (heuristics mode A, then the
+// fallback list). torch.backends.cudnn.benchmark times the first benchmark_limit (default 10)
+// plans that build and run, in that order under the same rule; 16 covers them with room for the
+// duplicates torch counts and gpubench does not, while keeping plan building and screening short.
+constexpr std::size_t kScreenedPlans = 16;
+
 class ConvCase {
  public:
   ConvCase(cudnnHandle_t handle, const ConvSpec& spec, std::int64_t workspace_limit, std::size_t max_plans,
@@ -22,11 +28,19 @@ class ConvCase {
   const std::string& why_not_runnable() const { return plans_.why_none; }
   const std::vector<ConvPlan>& plans() const { return plans_.plans; }
   std::int64_t largest_workspace() const;
-  // Leaves only plan `index` (the network keeps one per convolution).
-  void keep_only(std::size_t index);
+  // How many engine configurations cuDNN offered and why those not in plans() were left out
+  // (notes.engines_offered).
+  nlohmann::json offer_summary() const;
   // Binds the buffers and `workspace` (at least largest_workspace() bytes); before run().
   void bind(void* workspace);
   void run(std::size_t plan, cudaStream_t stream) const;
+  // Seconds of one run of each plan, as torch.backends.cudnn.benchmark ranks them: a
+  // selection, not a measurement. The least of two warm runs; a plan whose first (cold) run
+  // is both slow against the best so far and long is not run again; a plan cuDNN fails to
+  // execute gets infinity.
+  std::vector<double> screen(cudaStream_t stream) const;
+  // Leaves only the plans at `indices` (ascending), e.g. fastest_plans() of a screen().
+  void keep(const std::vector<std::size_t>& indices);
   // Runs every plan once into a poisoned output and checks sampled points against the
   // reference; one verify() per plan.
   void verify(State& s, cudaStream_t stream) const;
@@ -47,10 +61,11 @@ class ConvCase {
 // checks fewer points (at least 64) to keep the reference under ~2^28 terms.
 std::int64_t verification_samples(const ConvSpec& spec);
 
-// Sets the datasheet peak of `precision` on the benchmark's GPU (configs/peaks.json, in the
-// context) for `flops_per_op`-flop operations, expressed in the primary metric's unit
-// (`per_second_of` = 1e12 for tflops, flops_per_image for images_per_s).
-void set_conv_peak(State& s, Precision precision, double per_second_of);
+// Sets the datasheet dense peak of `precision` on the benchmark's GPU (configs/peaks.json, in
+// the context) in the primary metric's unit (`per_second_of` = 1e12 for tflops, the flops of
+// one image for images_per_s); a figure is implausible above `fast_algorithm_bound` x that
+// peak (fast_algorithm_bound() of the layer or network).
+void set_conv_peak(State& s, Precision precision, double per_second_of, double fast_algorithm_bound);
 
 // Reads the conv families' common axes: net, layer, n, type, layout, plus the pass.
 ConvSpec spec_from_axes(const State& s, ConvPass pass, const ConvLayer& layer);

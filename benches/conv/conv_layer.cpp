@@ -181,6 +181,17 @@ const char* pass_name(ConvPass pass) {
   return "?";
 }
 
+std::array<std::int64_t, 5> written_shape(const ConvLayer& layer, std::int64_t n, ConvPass pass) {
+  switch (pass) {
+    case ConvPass::kBackwardData: return {n, layer.c, layer.input[0], layer.input[1], layer.input[2]};
+    case ConvPass::kBackwardFilter:
+      return {layer.k, layer.c / layer.groups, layer.filter[0], layer.filter[1], layer.filter[2]};
+    case ConvPass::kForward: break;
+  }
+  const auto out = layer.output();
+  return {n, layer.k, out[0], out[1], out[2]};
+}
+
 std::vector<ConvPass> training_passes(const ConvLayer& layer) {
   if (layer.input_layer) return {ConvPass::kForward, ConvPass::kBackwardFilter};
   return {ConvPass::kForward, ConvPass::kBackwardData, ConvPass::kBackwardFilter};
@@ -193,6 +204,18 @@ double network_flops(const LayerSet& set, std::int64_t n, bool backward) {
     total += static_cast<double>(layer.count) * static_cast<double>(passes) * layer.flops(n);
   }
   return total;
+}
+
+double fast_algorithm_bound(const ConvLayer& layer) { return static_cast<double>(layer.filter_volume()); }
+
+double fast_algorithm_bound(const LayerSet& set, bool backward) {
+  double least_work = 0;
+  for (const auto& layer : set.layers) {
+    const std::size_t passes = backward ? training_passes(layer).size() : 1;
+    least_work += static_cast<double>(layer.count) * static_cast<double>(passes) * layer.flops(1) /
+                  fast_algorithm_bound(layer);
+  }
+  return least_work > 0 ? network_flops(set, 1, backward) / least_work : 1.0;
 }
 
 double images_per_s(std::int64_t n, double seconds_per_batch) {

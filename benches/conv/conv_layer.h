@@ -63,12 +63,23 @@ Layout parse_layout(const std::string& name);
 const char* precision_name(Precision precision);     // also the peak table's key
 const char* pass_name(ConvPass pass);                // "forward", "backward_data", "backward_filter"
 
+// Extents of the tensor `pass` writes, in cuDNN's logical order: y (n, k, d', p, q) for the
+// forward, dx (n, c, d, h, w: the input's) for the data gradient, dw (k, c/groups, t, r, s)
+// for the filter gradient. Every pass counts the forward's flops().
+std::array<std::int64_t, 5> written_shape(const ConvLayer& layer, std::int64_t n, ConvPass pass);
+
 // The passes of one training step of `layer`: forward, then both gradients (no data gradient
 // for the input layer).
 std::vector<ConvPass> training_passes(const ConvLayer& layer);
 // Flops of one batch through every use of every layer: forward only, or forward and backward.
 double network_flops(const LayerSet& set, std::int64_t n, bool backward);
 double images_per_s(std::int64_t n, double seconds_per_batch);
+// How far a fast algorithm (Winograd, FFT) can beat the direct convolution whose flops are
+// counted: any algorithm does at least one multiply-add per (n, k, c, output point), the
+// direct one filter_volume() of them. For a network: its counted flops over that least work.
+// (cuDNN does not mark every such engine with a numerical note, so this bounds them all.)
+double fast_algorithm_bound(const ConvLayer& layer);
+double fast_algorithm_bound(const LayerSet& set, bool backward);
 
 // Sampled verification: the tolerance on |cuDNN - reference| as a fraction of the sum of the
 // magnitudes of the terms (the reference computes both), per precision.

@@ -9,7 +9,8 @@ namespace {
 
 using namespace gpubench::conv;
 
-constexpr std::size_t kBestCandidates = 8;
+// The fastest plans of the screening that are verified and tuned, beside the heuristic's pick.
+constexpr std::size_t kTuned = 4;
 
 void run_layer(gpubench::State& s, ConvPass pass) {
   const std::string& algo = s.get_str("algo");
@@ -17,25 +18,35 @@ void run_layer(gpubench::State& s, ConvPass pass) {
   const ConvSpec spec = spec_from_axes(s, pass, installed_layer(s.get_str("net"), s.get_str("layer")));
   auto& handle = s.resource<gpubench::cudnn::CudnnHandle>();
   auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
-  ConvCase conv(handle.get(), spec, workspace_limit_bytes(s), algo == "best" ? kBestCandidates : 1, 0x5EED, s.stream());
+  const bool best = algo == "best";
+  ConvCase conv(handle.get(), spec, workspace_limit_bytes(s), best ? kScreenedPlans : 1, 0x5EED, s.stream());
   if (!conv.runnable()) s.skip(conv.why_not_runnable());
+  s.note("engines_offered", conv.offer_summary());
   conv.bind(workspace.reserve(conv.largest_workspace()));
+  if (best) conv.keep(fastest_plans(conv.screen(s.stream()), kTuned, conv.heuristic_index()));
+  if (!conv.runnable()) s.fail("cuDNN failed to execute every screened plan");
   conv.verify(s, s.stream());
   s.count_flops(spec.layer.flops(spec.n));
-  set_conv_peak(s, spec.precision, 1e12);
+  set_conv_peak(s, spec.precision, 1e12, fast_algorithm_bound(spec.layer));
   s.note("cudnn", handle.version());
   s.note("candidates", conv.plans().size());
+  s.note("output_shape", written_shape(spec.layer, spec.n, pass));
   s.tune(conv.candidates(), conv.heuristic_index());
 }
 
 const char* const kCommon =
-    ": cuDNN 9 graph API (one convolution operation, engines from heuristics mode A then the fallback list, at most 8 "
-    "candidates for algo:best, mode A's first for algo:heuristic; at most workspace_mib of workspace), FP32 "
-    "accumulation. fp32 is strict (no tensor-core or down-converting engine); tf32 admits TF32 tensor-core engines "
-    "as torch's allow_tf32 does. flops = 2 x N x K x (C/groups) x R x S x P x Q (x T x D' in 3-D). Random inputs "
-    "of magnitude [0.25, 1) with random sign; every candidate is verified on 4096 random output points (a filter "
+    ": cuDNN 9 graph API (one convolution operation, FP32 compute type). algo:best: the first 16 admitted engines "
+    "of heuristics mode A then the fallback list that need at most workspace_mib of workspace are screened by the "
+    "least of two warm runs (torch.backends.cudnn.benchmark times the first 10), the 4 fastest and mode A's first "
+    "are tuned; algo:heuristic: mode A's "
+    "first. Engines by torch's rule: none that down-converts inputs; fp32 is strict (no tensor-core engine, "
+    "which would be TF32); tf32 admits tensor-core engines as torch's allow_tf32 does. % of peak against the "
+    "datasheet dense rate of the type; Winograd and FFT engines do fewer flops than counted, so the plausibility "
+    "bound is R x S x T times that. flops = 2 x N x K x (C/groups) x R x S x P x Q (x T x D' in 3-D). Random inputs "
+    "of magnitude [0.25, 1) with random sign; every tuned candidate is verified on 4096 random output points (a filter "
     "gradient: fewer, >= 64) against an FP64 reference, |err| <= tol x sum|terms| with tol fp32 2e-5, tf32 3e-3, "
-    "fp16 2e-3, bf16 1e-2. Layers from configs/conv_layers/<net>.json; layout:nchw and algo:heuristic by --config";
+    "fp16 2e-3, bf16 1e-2. Layers from configs/conv_layers/<net>.json; layout:nchw, algo:heuristic and (for the gradients) "
+    "layers other than the 3x3 ones by --config";
 
 gpubench::Family& layer_family(const std::string& name, const std::string& what, bool three_by_three_only,
                                ConvPass pass) {

@@ -2,8 +2,8 @@
 // uses it, as one timed region: images/s of the convolutions of a forward pass or of a
 // training step (forward and both gradients).
 #include <algorithm>
-#include <limits>
 #include <memory>
+#include <optional>
 
 #include "benches/conv/conv_axes.h"
 #include "benches/conv/conv_case.h"
@@ -14,28 +14,6 @@
 namespace {
 
 using namespace gpubench::conv;
-
-constexpr std::size_t kCandidates = 4;
-constexpr int kSelectionRuns = 3;
-
-// The fastest plan by the least of a few event-timed runs: a selection, as
-// torch.backends.cudnn.benchmark makes it, not a measurement.
-std::size_t fastest_plan(const ConvCase& conv, cudaStream_t stream) {
-  gpubench::TimingEvents events;
-  std::size_t best = 0;
-  double best_s = std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < conv.plans().size(); ++i) {
-    conv.run(i, stream);
-    for (int r = 0; r < kSelectionRuns; ++r) {
-      const double t = events.time(stream, [&] { conv.run(i, stream); });
-      if (t < best_s) {
-        best_s = t;
-        best = i;
-      }
-    }
-  }
-  return best;
-}
 
 void run_network(gpubench::State& s) {
   const LayerSet& set = installed_set(s.get_str("net"));
@@ -50,7 +28,7 @@ void run_network(gpubench::State& s) {
     const std::vector<ConvPass> passes = backward ? training_passes(layer) : std::vector<ConvPass>{ConvPass::kForward};
     for (ConvPass p : passes) {
       auto conv = std::make_unique<ConvCase>(handle.get(), spec_from_axes(s, p, layer), workspace_limit_bytes(s),
-                                             kCandidates, 0x5EED + convs.size(), s.stream());
+                                             kScreenedPlans, 0x5EED + convs.size(), s.stream());
       if (!conv->runnable()) s.skip(layer.name + " " + pass_name(p) + ": " + conv->why_not_runnable());
       largest = std::max(largest, conv->largest_workspace());
       convs.push_back(std::move(conv));
@@ -60,8 +38,9 @@ void run_network(gpubench::State& s) {
   nlohmann::json chosen = nlohmann::json::object();
   for (auto& conv : convs) {
     conv->bind(shared_workspace);
-    const std::size_t best = fastest_plan(*conv, s.stream());
-    conv->keep_only(best);
+    conv->keep(fastest_plans(conv->screen(s.stream()), 1, std::nullopt));
+    if (!conv->runnable()) s.fail(conv->spec().layer.name + " " + pass_name(conv->spec().pass) +
+                                  ": cuDNN failed to execute every screened plan");
     chosen[conv->spec().layer.name + "/" + pass_name(conv->spec().pass)] = conv->plans()[0].choice.identity();
     conv->verify(s, s.stream());
   }
@@ -73,7 +52,8 @@ void run_network(gpubench::State& s) {
   s.count_flops(flops);
   s.declare_metric("images_per_s", "images/s", true);
   s.set_primary_metric("images_per_s");
-  set_conv_peak(s, parse_precision(s.get_str("type")), flops / static_cast<double>(n));
+  set_conv_peak(s, parse_precision(s.get_str("type")), flops / static_cast<double>(n),
+                fast_algorithm_bound(set, backward));
   gpubench::TimingEvents events;
   s.measure_manual([&] {
     const double seconds = events.time(s.stream(), [&] {
@@ -92,9 +72,10 @@ gpubench::Family& declare_network() {
                   "shapes), timed with CUDA events as one region: images_per_s = n / time of one batch. pass:fwd is "
                   "the forward convolutions; pass:fwd_bwd adds the data gradient (not for the input layer) and the "
                   "filter gradient of each, as a training step does. Only convolutions: no batch norm, activation, "
-                  "pooling or fc. Per convolution the fastest of cuDNN's first 4 admitted engines (least of 3 timed "
-                  "runs, as torch.backends.cudnn.benchmark selects), each verified as in conv/forward; the engines "
-                  "are in notes.engines. flops = sum of the passes' 2 x N x K x (C/groups) x R x S x P x Q");
+                  "pooling or fc. Per convolution the fastest of the engines screened as in conv/forward (the "
+                  "least of two warm runs each, as torch.backends.cudnn.benchmark selects), verified as there; the "
+                  "engines are in notes.engines. % of peak: images/s against the datasheet dense rate over the "
+                  "flops of one image (plausibility bound as in conv/forward, weighted by the layers' flops). flops = sum of the passes' 2 x N x K x (C/groups) x R x S x P x Q");
   add_layer_axes(family, true, false, false);
   add_problem_axes(family);
   family.axis_str("pass", {"fwd", "fwd_bwd"});
