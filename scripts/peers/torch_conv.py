@@ -4,9 +4,11 @@ precisions and layouts through torch.nn.functional.conv2d/conv3d with cudnn.benc
 line per case whose "name" is the gpubench benchmark it compares with.
 
 fp32 is strict (allow_tf32 off), tf32 turns torch.backends.cudnn.allow_tf32 on, fp16/bf16 run
-in that dtype. Forward for every layer; the data and filter gradients (torch.nn.grad.conv*d_input
-and conv*d_weight) for the 3x3 layers, as gpubench's default sweep does. Each case: warm-up,
-then CUDA-event-timed runs; the median is reported (time_us, tflops with gpubench's flop count).
+in that dtype. Forward for every layer; the data and filter gradients for the 3x3 layers (every
+layer with --all-backward), as gpubench's default sweep does, each alone through
+torch.ops.aten.convolution_backward with an output mask of dx only or dw only (what autograd
+calls for a convolution). Each case: warm-up, then CUDA-event-timed runs; the median is reported
+(time_us, tflops with gpubench's flop count, which is the forward's for every pass).
 """
 import argparse
 import glob
@@ -45,9 +47,13 @@ def flops(layer, n):
     return 2.0 * n * layer["k"] * (layer["c"] // layer.get("groups", 1)) * volume * out
 
 
+# gpubench's default workspace limit (benches/conv/conv_axes.h); torch's own is the free memory.
+WORKSPACE_MIB = 4096
+
+
 def gpubench_name(net, layer, n, precision, layout, pass_name, device):
     return (f"conv/{pass_name}/net:{net}/layer:{layer['name']}/n:{n}/type:{precision}/layout:{layout}/algo:best/"
-            f"workspace_mib:256/gpu:gpu{device}")
+            f"workspace_mib:{WORKSPACE_MIB}/gpu:gpu{device}")
 
 
 def run_case(name, layer, n, precision, layout, pass_name, args):
@@ -57,10 +63,13 @@ def run_case(name, layer, n, precision, layout, pass_name, args):
     groups = layer.get("groups", 1)
     memory_format = (torch.channels_last_3d if three_d else torch.channels_last) if layout == "nhwc" else torch.contiguous_format
     conv = F.conv3d if three_d else F.conv2d
-    grad = torch.nn.grad
-    conv_input = grad.conv3d_input if three_d else grad.conv2d_input
-    conv_weight = grad.conv3d_weight if three_d else grad.conv2d_weight
     kwargs = dict(stride=layer.get("stride", 1), padding=layer.get("pad", 0), dilation=layer.get("dilation", 1), groups=groups)
+    dims = len(spatial)
+    backward_args = ([kwargs["stride"]] * dims, [kwargs["padding"]] * dims, [kwargs["dilation"]] * dims, False,
+                     [0] * dims, groups)
+
+    def backward(mask):
+        return torch.ops.aten.convolution_backward(dy, x, w, None, *backward_args, mask)
 
     def rand(*shape):
         magnitude = torch.rand(*shape, device="cuda") * 0.75 + 0.25
@@ -75,9 +84,9 @@ def run_case(name, layer, n, precision, layout, pass_name, args):
         if pass_name == "forward":
             op = lambda: conv(x, w, **kwargs)
         elif pass_name == "backward_data":
-            op = lambda: conv_input(x.shape, w, dy, **kwargs)
+            op = lambda: backward([True, False, False])
         else:
-            op = lambda: conv_weight(x, w.shape, dy, **kwargs)
+            op = lambda: backward([False, True, False])
         seconds = time_op(op, args.warmup, args.samples)
     return {"name": name, "peer": "torch", "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
             "time_us": seconds * 1e6, "tflops": flops(layer, n) / seconds / 1e12}
@@ -92,6 +101,7 @@ def main():
     parser.add_argument("--layouts", default="nhwc")
     parser.add_argument("--passes", default="forward,backward_data,backward_filter")
     parser.add_argument("--filter", default="", help="substring a name must contain")
+    parser.add_argument("--all-backward", action="store_true", help="gradients of every layer, not only the 3x3 ones")
     parser.add_argument("--warmup", type=float, default=0.05, help="seconds of warm-up per case")
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--device", type=int, default=0)
@@ -110,7 +120,7 @@ def main():
             layers = json.load(f)["layers"]
         for pass_name in args.passes.split(","):
             for layer in layers:
-                if pass_name != "forward" and not (layer["r"] == 3 and layer["s"] == 3):
+                if pass_name != "forward" and not args.all_backward and not (layer["r"] == 3 and layer["s"] == 3):
                     continue
                 for precision in args.types.split(","):
                     for layout in args.layouts.split(","):
