@@ -9,8 +9,10 @@ namespace {
 
 using namespace gpubench::conv;
 
-// The fastest plans of the screening that are verified and tuned, beside the heuristic's pick.
-constexpr std::size_t kTuned = 4;
+// The fastest plans of the screening that are verified and tuned, beside the heuristic's pick:
+// tune gives each candidate a sustained run (harness/core/state.cpp), so the screening ranks and
+// tune only settles the top few.
+constexpr std::size_t kTuned = 2;
 
 void run_layer(gpubench::State& s, ConvPass pass) {
   const std::string& algo = s.get_str("algo");
@@ -37,7 +39,7 @@ void run_layer(gpubench::State& s, ConvPass pass) {
 const char* const kCommon =
     ": cuDNN 9 graph API (one convolution operation, FP32 compute type). algo:best: the first 16 admitted engines "
     "of heuristics mode A then the fallback list that need at most workspace_mib of workspace are screened by the "
-    "least of two warm runs (torch.backends.cudnn.benchmark times the first 10), the 4 fastest and mode A's first "
+    "least of two warm runs (torch.backends.cudnn.benchmark times the first 10), the 2 fastest and mode A's first "
     "are tuned; algo:heuristic: mode A's "
     "first. Engines by torch's rule: none that down-converts inputs; fp32 is strict (no tensor-core engine, "
     "which would be TF32); tf32 admits tensor-core engines as torch's allow_tf32 does. % of peak against the "
