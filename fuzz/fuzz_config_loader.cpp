@@ -12,9 +12,9 @@ namespace {
 
 void register_families() {
   static const bool done = [] {
-    gpubench::family("memory/stream").axis("op", {"copy", "triad"}).axis_pow2("array_bytes", 20, 32, 2).per_device();
-    gpubench::family("transfer/peer").axis_gpus("src").axis_gpus("dst").axis("dir", {"uni", "bidir"}).needs_gpus(2);
-    gpubench::family("launch/stream").axis("arg_bytes", std::vector<std::int64_t>{0, 4096}).quick(std::vector<std::int64_t>{0});
+    gpubench::family("memory/stream").axis_str("op", {"copy", "triad"}).axis_pow2("array_bytes", 20, 32, 2).per_device();
+    gpubench::family("transfer/peer").axis_gpus("src").axis_gpus("dst").axis_str("dir", {"uni", "bidir"}).needs_gpus(2);
+    gpubench::family("launch/stream").axis_int("arg_bytes", {0, 4096}, {0});
     return true;
   }();
   (void)done;

@@ -13,3 +13,7 @@ cmake -S "$root" -B "$nocuda_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUBENCH
 cmake --build "$nocuda_dir" -j "$(nproc)"
 cd "$nocuda_dir"
 ctest --output-on-failure -j "$(nproc)" "$@"
+
+# The libFuzzer targets (fuzz/) build and run a few seconds each, so that the loaders' fuzzing
+# cannot rot unnoticed; scripts/fuzz.sh SECONDS runs them for longer.
+"$root/scripts/fuzz.sh" 5
