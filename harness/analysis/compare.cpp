@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -28,6 +29,14 @@ std::string format_change(double change, bool points) {
   const char* unit = points ? " pt" : "%";
   if (std::isinf(change)) return std::string(change > 0 ? "+inf" : "-inf") + unit;
   return (change >= 0 ? "+" : "") + format_number(change, 3) + unit;
+}
+
+std::string format_p_value(const std::optional<double>& p) {
+  if (!p) return "-";
+  if (*p >= 0.001) return format_number(*p, 2);
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1e", *p);
+  return buffer;
 }
 
 bool is_percentage_metric(const std::string& metric, const std::string& unit) {

@@ -78,5 +78,7 @@ bool is_percentage_metric(const std::string& metric, const std::string& unit);
 // Signed change from `from` to `to`: percent of |from|, or points; +-inf when from is 0.
 double change_between(double from, double to, bool points);
 std::string format_change(double change, bool points);  // "+3.21%" or "+3.21 pt"
+// A U test's p-value: "0.42", "1.2e-05"; "-" where no U test decided.
+std::string format_p_value(const std::optional<double>& p);
 
 }  // namespace gpubench

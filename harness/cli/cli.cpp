@@ -29,6 +29,7 @@ int run_cli(int argc, char** argv) {
   add_compare_command(app, &subcommand_exit);
   add_check_command(app, &subcommand_exit, front_end->suite_runner());
   add_baseline_command(app, &subcommand_exit);
+  add_report_command(app, &subcommand_exit);
 
   try {
     app.parse(argc, argv);

@@ -45,5 +45,6 @@ std::optional<int> worker_entry(int argc, char** argv);
 void add_compare_command(CLI::App& app, int* exit_code);
 void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites);
 void add_baseline_command(CLI::App& app, int* exit_code);
+void add_report_command(CLI::App& app, int* exit_code);
 
 }  // namespace gpubench

@@ -1,7 +1,6 @@
 // `gpubench compare`: the command and its three renderings.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -55,14 +54,6 @@ std::string verdict_text(const MetricComparison& row) {
 
 std::string noise_text(const std::optional<double>& figure, double noise_pct) {
   return figure && noise_pct > 0 ? "±" + format_number(noise_pct, 2) + "%" : "-";
-}
-
-std::string p_text(const std::optional<double>& p) {
-  if (!p) return "-";
-  if (*p >= 0.001) return format_number(*p, 2);
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1e", *p);
-  return buffer;
 }
 
 std::string note_text(const MetricComparison& row) {
@@ -124,7 +115,7 @@ std::string render_comparison(const Comparison& c, const std::string& format) {
                           r.now ? format_number(*r.now) : "-",
                           both ? format_change(r.change_pct, r.change_in_points) : "-",
                           noise_text(r.base, r.base_noise_pct), noise_text(r.now, r.new_noise_pct),
-                          p_text(r.p_value),
+                          format_p_value(r.p_value),
                           both ? format_number(r.threshold_pct, 2) + (r.change_in_points ? " pt" : "%") : "-",
                           verdict_text(r),
                           note_text(r)});

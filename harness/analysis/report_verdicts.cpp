@@ -1,0 +1,102 @@
+#include "harness/analysis/report_verdicts.h"
+
+#include <cmath>
+
+#include "harness/report/text_table.h"
+
+namespace gpubench {
+namespace {
+
+const char* tone_of(Verdict v) {
+  switch (v) {
+    case Verdict::kRegressed:
+    case Verdict::kNotOk:
+    case Verdict::kMissing: return "bad";
+    case Verdict::kNoisy: return "warn";
+    case Verdict::kImproved: return "good";
+    case Verdict::kNew:
+    case Verdict::kSame: return "";
+  }
+  return "";
+}
+
+const char* tone_of(LineResult r) {
+  switch (r) {
+    case LineResult::kFail:
+    case LineResult::kMissing:
+    case LineResult::kError: return "bad";
+    case LineResult::kWarn: return "warn";
+    case LineResult::kPass: return "";
+  }
+  return "";
+}
+
+std::string figure(const std::optional<double>& value) { return value ? format_number(*value) : "-"; }
+
+}  // namespace
+
+VerdictTable verdict_table(const Comparison& c) {
+  VerdictTable t;
+  t.title = "Compare: base " + c.base_path + ", new " + c.new_path;
+  t.failed = c.failed();
+  for (Verdict v : {Verdict::kRegressed, Verdict::kNotOk, Verdict::kMissing, Verdict::kNoisy, Verdict::kImproved,
+                    Verdict::kNew, Verdict::kSame})
+    t.summary += (t.summary.empty() ? "" : " / ") + std::string(v == Verdict::kNotOk ? "not ok" : to_string(v)) + " " +
+                 std::to_string(c.count(v));
+  t.summary += t.failed ? ": FAIL" : ": ok";
+  t.context_header = {"context", "base", "new"};
+  for (const ContextDifference& d : c.context) {
+    t.context_rows.push_back({d.field});
+    t.context_rows.back().insert(t.context_rows.back().end(), d.values.begin(), d.values.end());
+  }
+  t.header = {"verdict", "benchmark", "metric", "base", "new", "change", "p", "threshold", "note"};
+  for (const MetricComparison& r : c.rows) {
+    if (r.verdict == Verdict::kSame && r.note.empty()) {
+      ++t.unchanged;
+      continue;
+    }
+    const bool both = r.base && r.now;
+    std::vector<std::string> row = {
+        r.verdict == Verdict::kNotOk ? r.status : to_string(r.verdict), r.benchmark, r.metric, figure(r.base),
+        figure(r.now), both ? format_change(r.change_pct, r.change_in_points) : "-", format_p_value(r.p_value),
+        both ? format_number(r.threshold_pct, 2) + (r.change_in_points ? " pt" : "%") : "-", r.note};
+    if (r.verdict == Verdict::kSame) {
+      t.quiet_rows.push_back(std::move(row));
+      continue;
+    }
+    t.rows.push_back(std::move(row));
+    t.row_tone.push_back(tone_of(r.verdict));
+  }
+  return t;
+}
+
+VerdictTable verdict_table(const CheckReport& report) {
+  VerdictTable t;
+  t.title = "Check: " + report.run_path + " against " + report.baseline_path;
+  t.failed = report.failed();
+  for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing, LineResult::kError})
+    t.summary += (t.summary.empty() ? "" : " / ") + std::string(to_string(l)) + " " + std::to_string(report.count(l));
+  t.summary += t.failed ? ": FAIL" : ": ok";
+  t.header = {"result", "subject", "metric", "value", "expected", "margin", "note"};
+  // Every line is listed, passes included: a check's lines are what the node was held to.
+  for (const CheckLine& l : report.lines) {
+    t.rows.push_back({to_string(l.result), l.subject, l.metric, figure(l.value), l.expected.empty() ? "-" : l.expected,
+                      l.margin_pct ? format_pct(*l.margin_pct) : "-", l.note});
+    t.row_tone.push_back(tone_of(l.result));
+  }
+  for (const std::string& e : report.retry_errors) {
+    t.rows.push_back({"error", "retry", "", "-", "-", "-", e});
+    t.row_tone.push_back("bad");
+  }
+  return t;
+}
+
+std::set<std::string> changed_benchmarks(const Comparison& c) {
+  std::set<std::string> out;
+  for (const MetricComparison& r : c.rows)
+    if (r.verdict != Verdict::kSame && r.verdict != Verdict::kNew && r.verdict != Verdict::kMissing)
+      out.insert(r.benchmark);
+  return out;
+}
+
+}  // namespace gpubench

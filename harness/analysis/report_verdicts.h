@@ -1,0 +1,20 @@
+#pragma once
+// compare's and check's verdicts as the HTML report shows them (html_report.h): the lines worth
+// a look, worst first, each with its tone, and the benchmarks whose figures moved, which the
+// charts ring.
+#include <set>
+#include <string>
+
+#include "harness/analysis/check.h"
+#include "harness/analysis/compare.h"
+#include "harness/report/html_report.h"
+
+namespace gpubench {
+
+VerdictTable verdict_table(const Comparison& comparison);
+VerdictTable verdict_table(const CheckReport& report);
+
+// Benchmarks of NEW with a line whose verdict is not "same" (regressed, improved, noisy, not ok).
+std::set<std::string> changed_benchmarks(const Comparison& comparison);
+
+}  // namespace gpubench

@@ -1,0 +1,91 @@
+// `gpubench report RUN.json [--baseline BASE.json | RUN2.json] -o report.html`: the HTML page
+// of a run, with compare's verdicts against a base run or check's against a baseline file.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "harness/analysis/check.h"
+#include "harness/analysis/compare.h"
+#include "harness/analysis/report_verdicts.h"
+#include "harness/cli/commands.h"
+#include "harness/report/html_report.h"
+#include "harness/report/report.h"
+
+namespace gpubench {
+namespace {
+
+struct LoadedRun {
+  std::string path;
+  RunDocument document;
+  ResultFile figures;
+};
+
+LoadedRun loaded_run(const std::string& path, const nlohmann::json& json) {
+  LoadedRun run{path, read_run_document(json, path), {}};
+  run.figures = result_file_of(run.document, path);
+  return run;
+}
+
+struct ReportOptions {
+  std::vector<std::string> runs;  // RUN.json, or BASE.json NEW.json as compare takes them
+  std::string baseline_path, out_path, tolerance_path;
+};
+
+// What the page is of, and what it is held against: --baseline names a result file (compare)
+// or a baseline file (check); a second positional run is NEW against the first as BASE.
+int write_report(const ReportOptions& options) {
+  if (options.runs.size() > 2 || (options.runs.size() == 2 && !options.baseline_path.empty()))
+    throw UsageError{kExitBadInput, "report takes RUN.json and at most one of --baseline FILE or RUN2.json"};
+  const std::string run_path = options.runs.back();
+  const std::string base_path = options.runs.size() == 2 ? options.runs.front() : options.baseline_path;
+  const LoadedRun run = loaded_run(run_path, read_json_file(run_path));
+  std::optional<LoadedRun> base;
+  std::optional<VerdictTable> verdicts;
+  std::set<std::string> flagged;
+  if (!base_path.empty()) {
+    const nlohmann::json json = read_json_file(base_path);
+    if (json.is_object() && json.contains("gpubench_baseline")) {
+      const Baseline baseline = parse_baseline(json, base_path);
+      verify_applies_to(baseline, run.figures);
+      verdicts = verdict_table(check_run(baseline, run.figures));
+    } else {
+      base = loaded_run(base_path, json);
+      CompareOptions compare;
+      if (!options.tolerance_path.empty()) {
+        compare.tolerances = load_tolerances(options.tolerance_path);
+        validate_tolerances(compare.tolerances, options.tolerance_path, {&base->figures, &run.figures});
+      }
+      const Comparison comparison = compare_runs(base->figures, run.figures, compare);
+      verdicts = verdict_table(comparison);
+      flagged = changed_benchmarks(comparison);
+    }
+  }
+  const ChartRun base_charts{base ? &base->figures : nullptr, base ? &base->document : nullptr};
+  HtmlReportInput input;
+  input.document = &run.document;
+  input.figures = &run.figures;
+  input.label = std::filesystem::path(run_path).filename().string();
+  input.verdicts = verdicts;
+  input.charts = report_charts({&run.figures, &run.document}, base ? &base_charts : nullptr, flagged);
+  write_file_atomically(options.out_path, render_html_report(input));
+  std::cerr << "report: wrote " << options.out_path << " (" << input.charts.size() << " charts"
+            << (verdicts ? std::string(", ") + (verdicts->failed ? "FAIL" : "ok") : std::string()) << ")\n";
+  return verdicts && verdicts->failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, int* exit_code) {
+  auto* cmd = app.add_subcommand("report", "Write a self-contained HTML report of a run (charts, context, verdicts)");
+  auto options = std::make_shared<ReportOptions>();
+  cmd->add_option("runs", options->runs, "RUN.json, or BASE.json NEW.json (the second reported against the first)")
+      ->required();
+  cmd->add_option("--baseline", options->baseline_path,
+                  "a result file to compare against, or a baseline file (configs/baselines/<model>.json) to check against");
+  cmd->add_option("-o,--out", options->out_path, "the HTML file to write")->required();
+  cmd->add_option("--tolerance", options->tolerance_path, "tolerance file for the comparison, as compare takes it");
+  cmd->callback([options, exit_code] { *exit_code = write_report(*options); });
+}
+
+}  // namespace gpubench

@@ -1,0 +1,353 @@
+#include "harness/report/chart_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+#include "harness/report/chart_rules.h"
+#include "harness/report/text_table.h"
+
+namespace gpubench {
+namespace {
+
+// Files name a family "suite/family" (or, older ones, "family" beside the suite).
+bool in_family(const std::string& suite, const std::string& family, const std::string& wanted) {
+  return family == wanted || suite + "/" + family == wanted;
+}
+
+bool holds_fixed(const BenchmarkResult& b, const std::map<std::string, std::string>& fixed) {
+  for (const auto& [axis, value] : fixed) {
+    const auto it = b.params.find(axis);
+    if (it != b.params.end() && it->second != value) return false;
+  }
+  return true;
+}
+
+std::string param_or(const BenchmarkResult& b, const std::string& axis) {
+  const auto it = b.params.find(axis);
+  return it == b.params.end() ? "" : it->second;
+}
+
+// The ok results of `file` a rule draws from (none when the file is absent).
+std::vector<const BenchmarkResult*> select(const ResultFile* file, const std::string& family,
+                                           const std::map<std::string, std::string>& fixed,
+                                           const std::string& needed_axis) {
+  std::vector<const BenchmarkResult*> out;
+  if (!file) return out;
+  for (const BenchmarkResult& b : file->benchmarks)
+    if (b.ok() && in_family(b.suite, b.family, family) && holds_fixed(b, fixed) && b.params.count(needed_axis)) out.push_back(&b);
+  return out;
+}
+
+// The axes that take more than one value among `results`, other than `skip`: what tells series apart.
+std::vector<std::string> varying_axes(const std::vector<const BenchmarkResult*>& results,
+                                      const std::set<std::string>& skip) {
+  std::map<std::string, std::set<std::string>> values;
+  for (const BenchmarkResult* b : results)
+    for (const auto& [axis, value] : b->params)
+      if (!skip.count(axis)) values[axis].insert(value);
+  std::vector<std::string> out;
+  for (const auto& [axis, seen] : values)
+    if (seen.size() > 1) out.push_back(axis);
+  return out;
+}
+
+std::string series_label(const std::string& metric_label, const BenchmarkResult& b,
+                         const std::vector<std::string>& axes) {
+  std::string label = metric_label;
+  for (const std::string& axis : axes) label += (label.empty() ? "" : ", ") + axis + ":" + param_or(b, axis);
+  return label.empty() ? "measured" : label;
+}
+
+// Series in first-appearance order, each sorted by x; `colours` gives a label its colour
+// across both runs.
+void add_series(std::map<std::string, ChartSeries>& by_label, std::vector<std::string>& order,
+                const std::string& label, ChartPoint point) {
+  auto [it, added] = by_label.try_emplace(label);
+  if (added) {
+    it->second.label = label;
+    order.push_back(label);
+  }
+  it->second.points.push_back(std::move(point));
+}
+
+void append_run_series(Chart& chart, std::map<std::string, ChartSeries> by_label, const std::vector<std::string>& order,
+                       bool base_run, std::map<std::string, int>& colours) {
+  for (const std::string& label : order) {
+    ChartSeries s = std::move(by_label[label]);
+    std::sort(s.points.begin(), s.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
+    const auto colour = colours.try_emplace(label, static_cast<int>(colours.size())).first->second;
+    s.colour = colour;
+    s.base_run = base_run;
+    if (base_run) s.label += " (base)";
+    chart.series.push_back(std::move(s));
+  }
+}
+
+std::string unit_of(const BenchmarkResult& b, const std::string& metric) {
+  const auto it = b.metrics.find(metric);
+  return it == b.metrics.end() ? "" : it->second.unit;
+}
+
+// What each result's peak is of ("HBM", "PCIe Gen5 x16 of gpu0"): its peak_source up to the
+// first colon. The merged figures do not carry it; the document's repetitions do.
+std::map<std::string, std::string> peak_kinds(const RunDocument* document) {
+  std::map<std::string, std::string> out;
+  if (!document) return out;
+  for (const BenchResult& r : document->results)
+    if (!r.peak_source.empty()) out.emplace(r.name, r.peak_source.substr(0, r.peak_source.find(':')));
+  return out;
+}
+
+// A line per distinct peak of the results measured against one: a figure above it that has
+// no peak of its own (an L2-resident working set) is not measured against it.
+std::vector<ChartMarker> peak_markers(const std::vector<const BenchmarkResult*>& results, const std::string& metric,
+                                      const RunDocument* document) {
+  const std::map<std::string, std::string> kinds = peak_kinds(document);
+  std::map<double, std::string> peaks;
+  for (const BenchmarkResult* b : results)
+    if (b->peak && b->primary_metric == metric) {
+      const auto kind = kinds.find(b->name);
+      peaks.emplace(*b->peak, (kind == kinds.end() ? "" : kind->second + " ") + "peak " + format_number(*b->peak) +
+                                  " " + unit_of(*b, metric));
+    }
+  std::vector<ChartMarker> out;
+  for (const auto& [value, label] : peaks) out.push_back({label, value});
+  return out;
+}
+
+std::vector<ChartMarker> l2_markers(const ResultFile& run) {
+  std::set<std::uint64_t> sizes;
+  for (const GpuInfo& g : run.gpus)
+    if (g.l2_bytes > 0) sizes.insert(g.l2_bytes);
+  std::vector<ChartMarker> out;
+  for (std::uint64_t s : sizes)
+    out.push_back({"L2 " + tick_text(static_cast<double>(s), AxisFormat::kBytes), static_cast<double>(s)});
+  return out;
+}
+
+// The run's (or base run's) series of one curve chart.
+void curve_series(const CurveRule& rule, const std::vector<const BenchmarkResult*>& results,
+                  const std::vector<std::string>& axes, const std::set<std::string>* flagged,
+                  std::map<std::string, ChartSeries>& by_label, std::vector<std::string>& order) {
+  for (const BenchmarkResult* b : results) {
+    const double x = std::strtod(param_or(*b, rule.x_param).c_str(), nullptr);
+    if (!std::isfinite(x)) continue;
+    for (const SeriesMetric& m : rule.metrics) {
+      const auto it = b->metrics.find(m.metric);
+      if (it == b->metrics.end() || !std::isfinite(it->second.median)) continue;
+      add_series(by_label, order, series_label(m.label, *b, axes),
+                 {x, it->second.median, b->name, flagged && flagged->count(b->name) > 0});
+    }
+  }
+}
+
+void curve_charts(const CurveRule& rule, const ChartRun& run, const ChartRun* base,
+                  const std::set<std::string>& flagged, std::vector<ReportChart>& out) {
+  if (!rule.unless.empty() && std::any_of(out.begin(), out.end(), [&](const ReportChart& c) {
+        return c.chart.id == rule.unless || c.chart.id.rfind(rule.unless + "-", 0) == 0;
+      }))
+    return;
+  const auto now = select(run.figures, rule.family, rule.fixed, rule.x_param);
+  const auto then = select(base ? base->figures : nullptr, rule.family, rule.fixed, rule.x_param);
+  std::vector<std::string> splits;
+  for (const BenchmarkResult* b : now)
+    if (std::find(splits.begin(), splits.end(), param_or(*b, rule.split)) == splits.end())
+      splits.push_back(param_or(*b, rule.split));
+  for (const std::string& split : splits) {
+    auto in_split = [&](std::vector<const BenchmarkResult*> all) {
+      all.erase(std::remove_if(all.begin(), all.end(), [&](auto* b) { return param_or(*b, rule.split) != split; }),
+                all.end());
+      return all;
+    };
+    const auto now_split = in_split(now), then_split = in_split(then);
+    auto both = now_split;
+    both.insert(both.end(), then_split.begin(), then_split.end());
+    std::set<std::string> skip = {rule.x_param, rule.split};
+    for (const auto& [axis, value] : rule.fixed) skip.insert(axis);
+    const auto axes = varying_axes(both, skip);
+    Chart chart;
+    chart.id = rule.id + (rule.split.empty() ? "" : "-" + split);
+    chart.title = rule.title + (rule.split.empty() ? "" : " (" + rule.split + " " + split + ")");
+    chart.x_label = rule.x_label;
+    chart.y_label = rule.y_label;
+    chart.x_format = rule.x_format;
+    std::map<std::string, ChartSeries> by_label;
+    std::vector<std::string> order;
+    curve_series(rule, now_split, axes, &flagged, by_label, order);
+    if (order.empty()) continue;
+    std::map<std::string, int> colours;
+    append_run_series(chart, std::move(by_label), order, false, colours);
+    by_label.clear(), order.clear();
+    curve_series(rule, then_split, axes, nullptr, by_label, order);
+    append_run_series(chart, std::move(by_label), order, true, colours);
+    if (rule.peak_marker) chart.y_markers = peak_markers(now_split, rule.metrics.front().metric, run.document);
+    if (rule.l2_marker) chart.x_markers = l2_markers(*run.figures);
+    out.push_back({rule.suite, std::move(chart)});
+  }
+}
+
+// Per category and series, the best figure and the benchmark it came from.
+struct BestFigures {
+  std::vector<std::string> series_order;
+  std::map<std::string, std::map<std::string, ChartPoint>> best;  // series -> category -> point
+};
+
+BestFigures best_figures(const BarRule& rule, const std::vector<const BenchmarkResult*>& results,
+                         std::vector<std::string>& categories, const std::set<std::string>* flagged) {
+  BestFigures out;
+  for (const BenchmarkResult* b : results) {
+    const auto it = b->metrics.find(rule.metric);
+    if (it == b->metrics.end() || !std::isfinite(it->second.median)) continue;
+    const std::string category = param_or(*b, rule.category);
+    if (std::find(categories.begin(), categories.end(), category) == categories.end()) categories.push_back(category);
+    const std::string series = rule.series_param.empty() ? "measured" : rule.series_param + ":" + param_or(*b, rule.series_param);
+    if (!out.best.count(series)) out.series_order.push_back(series);
+    ChartPoint& p = out.best[series][category];
+    if (p.name.empty() || it->second.median > p.y) p = {0, it->second.median, b->name, flagged && flagged->count(b->name)};
+  }
+  return out;
+}
+
+void append_bar_series(Chart& chart, const BestFigures& figures, const std::vector<std::string>& categories,
+                       bool base_run, std::map<std::string, int>& colours) {
+  for (const std::string& label : figures.series_order) {
+    ChartSeries s;
+    s.label = label + (base_run ? " (base)" : "");
+    s.colour = colours.try_emplace(label, static_cast<int>(colours.size())).first->second;
+    s.base_run = base_run;
+    for (const auto& [category, point] : figures.best.at(label)) {
+      ChartPoint p = point;
+      p.x = static_cast<double>(std::find(categories.begin(), categories.end(), category) - categories.begin());
+      s.points.push_back(p);
+    }
+    std::sort(s.points.begin(), s.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
+    chart.series.push_back(std::move(s));
+  }
+}
+
+void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, const std::set<std::string>& flagged,
+               std::vector<ReportChart>& out) {
+  const auto now = select(run.figures, rule.family, rule.fixed, rule.category);
+  const auto then = select(base ? base->figures : nullptr, rule.family, rule.fixed, rule.category);
+  Chart chart;
+  chart.id = rule.id;
+  chart.title = rule.title;
+  chart.kind = ChartKind::kBar;
+  chart.x_label = rule.x_label;
+  chart.y_label = rule.y_label;
+  const BestFigures mine = best_figures(rule, now, chart.categories, &flagged);
+  if (mine.series_order.empty()) return;
+  const BestFigures theirs = best_figures(rule, then, chart.categories, nullptr);
+  std::map<std::string, int> colours;
+  append_bar_series(chart, mine, chart.categories, false, colours);
+  append_bar_series(chart, theirs, chart.categories, true, colours);
+  if (run.figures)
+    for (const BenchmarkResult& b : run.figures->benchmarks)
+      if (!b.ok() && in_family(b.suite, b.family, rule.family) && holds_fixed(b, rule.fixed) &&
+          b.params.count(rule.category) &&
+          std::find(chart.categories.begin(), chart.categories.end(), b.params.at(rule.category)) ==
+              chart.categories.end())
+        chart.categories.push_back(b.params.at(rule.category));
+  chart.category_notes.assign(chart.categories.size(), "");
+  for (std::size_t c = 0; c < chart.categories.size(); ++c)
+    if (std::none_of(now.begin(), now.end(), [&](auto* b) { return param_or(*b, rule.category) == chart.categories[c]; }))
+      chart.category_notes[c] = "no figure: not ok";
+  ChartSeries peak{"datasheet peak", {}, kReferenceColour, false};
+  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
+    double best = 0;
+    for (const BenchmarkResult* b : now)
+      if (param_or(*b, rule.category) == chart.categories[c] && b->peak && b->primary_metric == rule.metric)
+        best = std::max(best, *b->peak);
+    if (best > 0) peak.points.push_back({static_cast<double>(c), best, "datasheet peak, " + chart.categories[c], false});
+  }
+  if (!peak.points.empty()) chart.series.push_back(std::move(peak));
+  out.push_back({rule.suite, std::move(chart)});
+}
+
+// The sustained GEMM's slices (notes.series: t_s and what was read at each) as a trace per result.
+void trace_series(const RunDocument* document, const std::string& quantity, bool base_run,
+                  std::map<std::string, int>& colours, Chart& chart) {
+  if (!document) return;
+  for (const BenchResult& r : document->results) {
+    if (r.status != Status::kOk || !in_family(r.suite, r.family, "gemm/sustained")) continue;
+    const auto series = r.notes.find("series");
+    if (series == r.notes.end() || !series->is_array()) continue;
+    ChartSeries s;
+    s.label = r.params.value("gpu", std::string("gpu")) +
+              (r.repetitions > 1 ? ", repetition " + std::to_string(r.repetition_index + 1) : "");
+    s.colour = colours.try_emplace(s.label, static_cast<int>(colours.size())).first->second;
+    s.base_run = base_run;
+    if (base_run) s.label += " (base)";
+    for (const auto& slice : *series)
+      if (slice.is_object() && slice.contains("t_s") && slice["t_s"].is_number() && slice.contains(quantity) &&
+          slice[quantity].is_number())
+        s.points.push_back({slice["t_s"].get<double>(), slice[quantity].get<double>(), r.name, false});
+    if (!s.points.empty()) chart.series.push_back(std::move(s));
+  }
+}
+
+// A trace chart: one quantity of the slices, and the GPU's limit of it as a reference line.
+struct Trace {
+  const char* id;
+  const char* title;
+  const char* quantity;  // the slice's field
+  const char* y_label;
+  const char* limit_label;  // "power limit", followed by the limit and the unit
+  const char* unit;
+  double (*limit)(const GpuInfo&);
+};
+
+void trace_charts(const ChartRun& run, const ChartRun* base, std::vector<ReportChart>& out) {
+  const Trace traces[] = {
+      {"gemm-sustained-clock", "Sustained GEMM: SM clock over time", "sm_clock_mhz", "SM clock (MHz)", "max SM clock",
+       "MHz", [](const GpuInfo& g) { return static_cast<double>(g.sm_clock_max_mhz); }},
+      {"gemm-sustained-power", "Sustained GEMM: board power over time", "power_w", "power (W)", "power limit", "W",
+       [](const GpuInfo& g) { return g.power_limit_w; }}};
+  for (const Trace& t : traces) {
+    Chart chart;
+    chart.id = t.id;
+    chart.title = t.title;
+    chart.x_label = "time into the benchmark (s)";
+    chart.y_label = t.y_label;
+    chart.log_x = false;
+    std::map<std::string, int> colours;
+    trace_series(run.document, t.quantity, false, colours, chart);
+    if (chart.series.empty()) continue;
+    trace_series(base ? base->document : nullptr, t.quantity, true, colours, chart);
+    std::set<double> limits;
+    for (const GpuInfo& g : run.figures->gpus)
+      if (t.limit(g) > 0) limits.insert(t.limit(g));
+    for (double limit : limits)
+      chart.y_markers.push_back(
+          {std::string(t.limit_label) + " " + tick_text(limit, AxisFormat::kNumber) + " " + t.unit, limit});
+    out.push_back({"gemm", std::move(chart)});
+  }
+}
+
+std::size_t suite_rank(const std::string& suite) {
+  const auto& order = report_suite_order();
+  return static_cast<std::size_t>(std::find(order.begin(), order.end(), suite) - order.begin());
+}
+
+}  // namespace
+
+const std::vector<std::string>& report_suite_order() {
+  static const std::vector<std::string> order = {"memory", "transfer", "launch", "gemm", "conv", "attention", "collective"};
+  return order;
+}
+
+std::vector<ReportChart> report_charts(const ChartRun& run, const ChartRun* base, const std::set<std::string>& flagged) {
+  std::vector<ReportChart> out;
+  if (!run.figures) return out;
+  for (const CurveRule& rule : curve_rules()) curve_charts(rule, run, base, flagged, out);
+  for (const BarRule& rule : bar_rules()) bar_chart(rule, run, base, flagged, out);
+  trace_charts(run, base, out);
+  for (const CurveRule& rule : collective_rules()) curve_charts(rule, run, base, flagged, out);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ReportChart& a, const ReportChart& b) { return suite_rank(a.suite) < suite_rank(b.suite); });
+  return out;
+}
+
+}  // namespace gpubench

@@ -1,0 +1,45 @@
+#pragma once
+// `gpubench report`: one self-contained HTML page of a run. Nothing is fetched to view it (no
+// fonts, scripts or styles from elsewhere): inline CSS, inline SVG charts (chart_data.h) and
+// one small inline script. It shows the context (GPUs, versions, link matrix, health), each
+// suite's charts and its results that are not ok, and, given a base run or a baseline, the
+// verdicts of compare or check with the changed lines highlighted.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/report/chart_data.h"
+#include "harness/report/result_file.h"
+#include "harness/report/run_document.h"
+
+namespace gpubench {
+
+// compare's or check's verdicts as the page shows them (harness/analysis/report_verdicts.h
+// makes them, so that the report layer needs no analysis).
+struct VerdictTable {
+  std::string title;    // "Compare against base.json", "Check against configs/baselines/h200.json"
+  std::string summary;  // "2 regressed, 0 not ok, ... -> FAIL"
+  bool failed = false;
+  std::vector<std::string> context_header;  // the context differences, when there are any
+  std::vector<std::vector<std::string>> context_rows;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;  // the lines worth a look, worst first
+  // Per row: "bad" (regressed, failed, missing), "warn" (noisy, warning), "good" (improved),
+  // "" (unchanged, pass).
+  std::vector<std::string> row_tone;
+  // Unchanged lines that carry a note (a benchmark skipped in both runs): listed folded away.
+  std::vector<std::vector<std::string>> quiet_rows;
+  int unchanged = 0;  // lines not listed because nothing about them changed
+};
+
+struct HtmlReportInput {
+  const RunDocument* document = nullptr;
+  const ResultFile* figures = nullptr;  // the document with repetitions merged
+  std::string label;                    // the run's file name
+  std::optional<VerdictTable> verdicts;
+  std::vector<ReportChart> charts;
+};
+
+std::string render_html_report(const HtmlReportInput& input);
+
+}  // namespace gpubench

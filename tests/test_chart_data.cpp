@@ -1,0 +1,191 @@
+// Which results go into which chart and series (harness/report/chart_data.h).
+#include <gtest/gtest.h>
+
+#include "tests/chart_fixtures.h"
+
+namespace gpubench {
+namespace {
+
+using testing::ChartRunFixture;
+using testing::find_chart;
+using testing::ResultBuilder;
+using testing::samples;
+
+const ChartSeries* find_series(const Chart& chart, const std::string& label) {
+  for (const ChartSeries& s : chart.series)
+    if (s.label == label) return &s;
+  return nullptr;
+}
+
+TEST(ChartData, TransferSeriesPerEngineInSizeOrderWithoutTheFailedSize) {
+  const ChartRunFixture run(testing::small_run().doc(), "run.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  const Chart* h2d = find_chart(charts, "transfer-h2d");
+  ASSERT_NE(h2d, nullptr);
+  EXPECT_EQ(h2d->x_format, AxisFormat::kBytes);
+  EXPECT_EQ(h2d->y_label, "bandwidth (GB/s)");
+  ASSERT_EQ(h2d->series.size(), 2u);
+  const ChartSeries* ce = find_series(*h2d, "engine:ce");
+  const ChartSeries* sm = find_series(*h2d, "engine:sm");
+  ASSERT_TRUE(ce && sm);
+  ASSERT_EQ(ce->points.size(), 3u);
+  EXPECT_EQ(ce->points[0].x, 4096);
+  EXPECT_EQ(ce->points[2].x, 268435456);
+  EXPECT_NEAR(ce->points[1].y, 40, 1e-9);
+  EXPECT_EQ(sm->points.size(), 2u) << "the failed size is no figure";
+  EXPECT_NE(ce->colour, sm->colour);
+}
+
+TEST(ChartData, AChartWithoutFiguresIsLeftOut) {
+  const ChartRunFixture run(testing::small_run().doc(), "run.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  EXPECT_EQ(find_chart(charts, "transfer-d2h"), nullptr);
+  EXPECT_EQ(find_chart(charts, "transfer-peer"), nullptr) << "peer was skipped";
+  EXPECT_EQ(find_chart(charts, "memory-stream-fp64"), nullptr);
+
+  ResultBuilder failed_only(1);
+  failed_only.bench("transfer/host_device/host:pinned/dir:h2d/engine:ce/numa:local/bytes:4096/gpu:gpu0",
+                    "bandwidth_gbps", {}).status_of_last("failed", "exceeds the physical peak");
+  const ChartRunFixture nothing(failed_only.doc(), "failed.json");
+  EXPECT_TRUE(report_charts(nothing.view(), nullptr).empty());
+}
+
+TEST(ChartData, BaseRunAddsDashedCurvesInTheSameColoursAndNoChartOfItsOwn) {
+  const ChartRunFixture run(testing::small_run().doc(), "new.json");
+  ResultBuilder other(1);
+  testing::add_h2d(other, "ce", 1.1);
+  other.bench("transfer/host_device/host:pinned/dir:d2h/engine:ce/numa:local/bytes:4096/gpu:gpu0",
+              "bandwidth_gbps", samples(3, 1, 5));
+  const ChartRunFixture base(other.doc(), "base.json");
+  const ChartRun base_view = base.view();
+  const auto charts = report_charts(run.view(), &base_view, {"transfer/host_device/host:pinned/dir:h2d/engine:ce/"
+                                                             "numa:local/bytes:4096/gpu:gpu0"});
+  EXPECT_EQ(find_chart(charts, "transfer-d2h"), nullptr) << "only the base run has d2h figures";
+  const Chart* h2d = find_chart(charts, "transfer-h2d");
+  ASSERT_NE(h2d, nullptr);
+  const ChartSeries* ce = find_series(*h2d, "engine:ce");
+  const ChartSeries* ce_base = find_series(*h2d, "engine:ce (base)");
+  ASSERT_TRUE(ce && ce_base);
+  EXPECT_TRUE(ce_base->base_run);
+  EXPECT_FALSE(ce->base_run);
+  EXPECT_EQ(ce_base->colour, ce->colour);
+  EXPECT_NEAR(ce_base->points[1].y, 44, 1e-9);
+  EXPECT_TRUE(ce->points[0].flagged);
+  EXPECT_FALSE(ce->points[1].flagged);
+  EXPECT_FALSE(ce_base->points[0].flagged) << "only the run's own points are ringed";
+}
+
+TEST(ChartData, HbmChartPerTypeWithTheL2AndTheKindOfPeakMarked) {
+  ResultBuilder b(1);
+  for (const char* type : {"fp32", "fp64"})
+    for (long long bytes : {1048576LL, 4294967296LL}) {
+      b.bench(std::string("memory/stream/op:triad/type:") + type + "/array_bytes:" + std::to_string(bytes) +
+                  "/gpu:gpu0",
+              "bandwidth_gbps", samples(bytes > 1e8 ? 4300 : 2000, 1, 5));
+      if (bytes > 1e8) {
+        b.last()["gpubench"]["peak"] = 4814.3;
+        b.last()["gpubench"]["peak_source"] = "HBM: 2 x 3201 MHz x 6016 bit";
+      }
+    }
+  const ChartRunFixture run(b.doc(), "memory.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  const Chart* fp64 = find_chart(charts, "memory-stream-fp64");
+  ASSERT_NE(fp64, nullptr);
+  ASSERT_NE(find_chart(charts, "memory-stream-fp32"), nullptr);
+  EXPECT_EQ(fp64->title, "HBM bandwidth against working set (type fp64)");
+  ASSERT_EQ(fp64->series.size(), 1u);
+  EXPECT_EQ(fp64->series[0].label, "measured");
+  ASSERT_EQ(fp64->x_markers.size(), 1u);
+  EXPECT_EQ(fp64->x_markers[0].value, 62914560);
+  EXPECT_EQ(fp64->x_markers[0].label, "L2 60 MiB");
+  ASSERT_EQ(fp64->y_markers.size(), 1u);
+  EXPECT_EQ(fp64->y_markers[0].label, "HBM peak 4814 gbps");
+}
+
+TEST(ChartData, LaunchStreamAgainstGraphHoldsTheOtherAxesFixed) {
+  ResultBuilder b(1);
+  for (int nodes : {1, 10, 1000})
+    for (int streams : {1, 2}) {
+      b.bench("launch/graph/process_streams:" + std::to_string(streams) + "/build:capture/nodes:" +
+                  std::to_string(nodes) + "/arg_bytes:0/work:none/gpu:gpu0",
+              "graph_host_launch_per_node_us", samples(nodes == 1 ? 2.5 : 0.6, 1, 5), false);
+      b.metric_of_last("stream_host_enqueue_us", samples(2.2, 1, 5), false);
+    }
+  const ChartRunFixture run(b.doc(), "launch.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  const Chart* host = find_chart(charts, "launch-host");
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(host->x_format, AxisFormat::kNumber);
+  ASSERT_EQ(host->series.size(), 2u) << "process_streams:2 is held out";
+  EXPECT_EQ(host->series[0].label, "stream enqueue");
+  EXPECT_EQ(host->series[1].label, "graph launch");
+  EXPECT_EQ(host->series[1].points.size(), 3u);
+  EXPECT_NEAR(host->series[1].points[2].y, 0.6, 1e-9);
+}
+
+TEST(ChartData, GemmBestShapePerPrecisionBesideItsPeakAndFailedPrecisionsNamed) {
+  const ChartRunFixture run(testing::small_run().doc(), "run.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  const Chart* gemm = find_chart(charts, "gemm-precision");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_EQ(gemm->kind, ChartKind::kBar);
+  ASSERT_EQ(gemm->categories, (std::vector<std::string>{"bf16", "fp8_e4m3"}));
+  ASSERT_EQ(gemm->category_notes, (std::vector<std::string>{"", "no figure: not ok"}));
+  ASSERT_EQ(gemm->series.size(), 2u);
+  ASSERT_EQ(gemm->series[0].points.size(), 1u);
+  EXPECT_NEAR(gemm->series[0].points[0].y, 850, 1e-9) << "the best of the two shapes";
+  EXPECT_NE(gemm->series[0].points[0].name.find("m:8192"), std::string::npos);
+  EXPECT_EQ(gemm->series[1].label, "datasheet peak");
+  ASSERT_EQ(gemm->series[1].points.size(), 1u);
+  EXPECT_EQ(gemm->series[1].points[0].y, 989.4);
+}
+
+TEST(ChartData, SustainedGemmClockAndPowerTraceFromItsSlices) {
+  const ChartRunFixture run(testing::small_run().doc(), "run.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  const Chart* clock = find_chart(charts, "gemm-sustained-clock");
+  const Chart* power = find_chart(charts, "gemm-sustained-power");
+  ASSERT_TRUE(clock && power);
+  EXPECT_FALSE(clock->log_x);
+  ASSERT_EQ(clock->series.size(), 1u);
+  ASSERT_EQ(clock->series[0].points.size(), 3u);
+  EXPECT_EQ(clock->series[0].points[1].x, 2.2);
+  EXPECT_EQ(clock->series[0].points[1].y, 1635);
+  EXPECT_EQ(power->series[0].points[0].y, 698.4);
+  ASSERT_EQ(power->y_markers.size(), 1u);
+  EXPECT_EQ(power->y_markers[0].label, "power limit 700 W");
+  EXPECT_EQ(clock->y_markers[0].value, 1980);
+}
+
+TEST(ChartData, CollectiveBusBandwidthOrTheAlgorithmBandwidthOfOneRank) {
+  ResultBuilder one_rank(1), two_ranks(2);
+  for (long long bytes : {1024LL, 1048576LL}) {
+    one_rank.bench("collective/all_reduce/type:fp32/redop:sum/place:out/bytes:" + std::to_string(bytes),
+                   "algbw_gbps", samples(bytes / 1e4, 1, 5));
+    two_ranks.bench("collective/all_reduce/type:fp32/redop:sum/place:out/bytes:" + std::to_string(bytes),
+                    "busbw_gbps", samples(bytes / 1e4, 1, 5));
+    two_ranks.metric_of_last("algbw_gbps", samples(bytes / 2e4, 1, 5));
+    two_ranks.bench("collective/all_reduce/type:fp32/redop:max/place:out/bytes:" + std::to_string(bytes),
+                    "busbw_gbps", samples(1, 1, 5));
+  }
+  const ChartRunFixture one(one_rank.doc(), "one.json"), two(two_ranks.doc(), "two.json");
+  const auto one_charts = report_charts(one.view(), nullptr), two_charts = report_charts(two.view(), nullptr);
+  EXPECT_EQ(find_chart(one_charts, "collective-all_reduce"), nullptr);
+  ASSERT_NE(find_chart(one_charts, "collective-all_reduce-algbw"), nullptr);
+  const Chart* bus = find_chart(two_charts, "collective-all_reduce");
+  ASSERT_NE(bus, nullptr);
+  EXPECT_EQ(find_chart(two_charts, "collective-all_reduce-algbw"), nullptr);
+  ASSERT_EQ(bus->series.size(), 1u) << "redop:max is held out";
+  EXPECT_EQ(bus->series[0].points.size(), 2u);
+}
+
+TEST(ChartData, ChartsComeSuiteBySuite) {
+  const ChartRunFixture run(testing::small_run().doc(), "run.json");
+  std::vector<std::string> ids;
+  for (const ReportChart& c : report_charts(run.view(), nullptr)) ids.push_back(c.suite + ":" + c.chart.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"transfer:transfer-h2d", "gemm:gemm-precision", "gemm:gemm-sustained-clock",
+                                           "gemm:gemm-sustained-power"}));
+}
+
+}  // namespace
+}  // namespace gpubench
