@@ -7,7 +7,8 @@ build_dir=${GPUBENCH_BUILD_DIR:-$root/build}
 
 packages=(cmake ninja-build g++ libbenchmark-dev libbenchmark-tools python3-scipy python3-prometheus-client libcli11-dev nlohmann-json3-dev
           libopenmpi-dev openmpi-bin clang
-          libgtest-dev libgmock-dev)
+          libgtest-dev libgmock-dev
+          chromium)  # the HTML report's headless-browser test (tests/test_report_command.cpp)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

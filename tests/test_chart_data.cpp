@@ -140,6 +140,23 @@ TEST(ChartData, GemmBestShapePerPrecisionBesideItsPeakAndFailedPrecisionsNamed) 
   EXPECT_EQ(gemm->series[1].points[0].y, 989.4);
 }
 
+TEST(ChartData, ConvPeakFromTheContextsDatasheetTableWhereResultsCarryNone) {
+  ResultBuilder b(1);
+  b.gpubench_context()["peak"]["gpu0"] = {{"tflops", {{"fp16", 989.5}, {"fp32", 67.0}}}, {"tflops_source", "datasheet"}};
+  for (const char* pass : {"fwd", "fwd_bwd"})
+    b.bench(std::string("conv/network/net:resnet50/n:128/type:fp16/layout:nhwc/pass:") + pass + "/gpu:gpu0", "tflops",
+            samples(330, 1, 5));
+  const ChartRunFixture run(b.doc(), "conv.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  const Chart* conv = find_chart(charts, "conv-network");
+  ASSERT_NE(conv, nullptr);
+  ASSERT_EQ(conv->series.size(), 3u);
+  EXPECT_EQ(conv->series[0].label, "pass:fwd");
+  EXPECT_EQ(conv->series[1].label, "pass:fwd_bwd");
+  ASSERT_EQ(conv->series[2].points.size(), 1u);
+  EXPECT_EQ(conv->series[2].points[0].y, 989.5);
+}
+
 TEST(ChartData, SustainedGemmClockAndPowerTraceFromItsSlices) {
   const ChartRunFixture run(testing::small_run().doc(), "run.json");
   const auto charts = report_charts(run.view(), nullptr);

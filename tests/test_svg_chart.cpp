@@ -35,6 +35,8 @@ TEST(SvgChart, TickText) {
   EXPECT_EQ(tick_text(512, AxisFormat::kBytes), "512 B");
   EXPECT_EQ(tick_text(2.5, AxisFormat::kNumber), "2.5");
   EXPECT_EQ(tick_text(1000, AxisFormat::kNumber), "1000");
+  EXPECT_EQ(tick_text(10000, AxisFormat::kNumber), "10000");
+  EXPECT_EQ(tick_text(2e6, AxisFormat::kNumber), "2e+06");
   EXPECT_EQ(tick_text(0, AxisFormat::kNumber), "0");
 }
 

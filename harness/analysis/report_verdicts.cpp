@@ -50,6 +50,7 @@ VerdictTable verdict_table(const Comparison& c) {
     t.context_rows.back().insert(t.context_rows.back().end(), d.values.begin(), d.values.end());
   }
   t.header = {"verdict", "benchmark", "metric", "base", "new", "change", "p", "threshold", "note"};
+  t.quiet_label = "unchanged lines with a note";
   for (const MetricComparison& r : c.rows) {
     if (r.verdict == Verdict::kSame && r.note.empty()) {
       ++t.unchanged;
@@ -78,12 +79,22 @@ VerdictTable verdict_table(const CheckReport& report) {
     t.summary += (t.summary.empty() ? "" : " / ") + std::string(to_string(l)) + " " + std::to_string(report.count(l));
   t.summary += t.failed ? ": FAIL" : ": ok";
   t.header = {"result", "subject", "metric", "value", "expected", "margin", "note"};
-  // Every line is listed, passes included: a check's lines are what the node was held to.
-  for (const CheckLine& l : report.lines) {
-    t.rows.push_back({to_string(l.result), l.subject, l.metric, figure(l.value), l.expected.empty() ? "-" : l.expected,
-                      l.margin_pct ? format_pct(*l.margin_pct) : "-", l.note});
-    t.row_tone.push_back(tone_of(l.result));
-  }
+  t.quiet_label = "passing lines";
+  // Failures first, then warnings; the passes, what the node was held to, folded below them.
+  for (LineResult shown : {LineResult::kFail, LineResult::kError, LineResult::kMissing, LineResult::kWarn,
+                           LineResult::kPass})
+    for (const CheckLine& l : report.lines) {
+      if (l.result != shown) continue;
+      std::vector<std::string> row = {to_string(l.result), l.subject, l.metric, figure(l.value),
+                                      l.expected.empty() ? "-" : l.expected,
+                                      l.margin_pct ? format_pct(*l.margin_pct) : "-", l.note};
+      if (shown == LineResult::kPass) {
+        t.quiet_rows.push_back(std::move(row));
+        continue;
+      }
+      t.rows.push_back(std::move(row));
+      t.row_tone.push_back(tone_of(l.result));
+    }
   for (const std::string& e : report.retry_errors) {
     t.rows.push_back({"error", "retry", "", "-", "-", "-", e});
     t.row_tone.push_back("bad");

@@ -227,6 +227,19 @@ void append_bar_series(Chart& chart, const BestFigures& figures, const std::vect
   }
 }
 
+// The context's datasheet rate of a precision ("fp8_e4m3" is an fp8 rate), where a result
+// records no peak of its own; 0 when the table has none.
+double datasheet_tflops(const ResultFile& run, const std::string& precision) {
+  double rate = 0;
+  for (const GpuInfo& g : run.gpus)
+    for (const std::string& name : {precision, precision.substr(0, precision.find('_'))})
+      if (const auto it = g.tflops_peak.find(name); it != g.tflops_peak.end()) {
+        rate = std::max(rate, it->second);
+        break;
+      }
+  return rate;
+}
+
 void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, const std::set<std::string>& flagged,
                std::vector<ReportChart>& out) {
   const auto now = select(run.figures, rule.family, rule.fixed, rule.category);
@@ -260,6 +273,7 @@ void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, c
     for (const BenchmarkResult* b : now)
       if (param_or(*b, rule.category) == chart.categories[c] && b->peak && b->primary_metric == rule.metric)
         best = std::max(best, *b->peak);
+    if (best <= 0) best = datasheet_tflops(*run.figures, chart.categories[c]);
     if (best > 0) peak.points.push_back({static_cast<double>(c), best, "datasheet peak, " + chart.categories[c], false});
   }
   if (!peak.points.empty()) chart.series.push_back(std::move(peak));

@@ -22,11 +22,11 @@ const std::vector<CurveRule>& curve_rules() {
        "copy size", "bandwidth, read + write (GB/s)", {{"bandwidth_gbps", ""}}, {}, "", AxisFormat::kBytes, true,
        false, ""},
       {"launch-host", "launch", "Host launch cost per kernel: stream against graph", "launch/graph", "nodes",
-       "kernels per launch (N)", "host time per kernel (us)",
+       "kernels per launch (N)", "host time per kernel (µs)",
        {{"stream_host_enqueue_us", "stream enqueue"}, {"graph_host_launch_per_node_us", "graph launch"}},
        {{"process_streams", "1"}, {"arg_bytes", "0"}, {"work", "none"}}, "", AxisFormat::kNumber, false, false, ""},
       {"launch-gpu", "launch", "GPU time per kernel: stream against graph", "launch/graph", "nodes",
-       "kernels per launch (N)", "GPU time per kernel (us)",
+       "kernels per launch (N)", "GPU time per kernel (µs)",
        {{"stream_gpu_time_per_kernel_us", "stream"}, {"gpu_time_per_node_us", "graph"}},
        {{"process_streams", "1"}, {"arg_bytes", "0"}, {"work", "none"}}, "", AxisFormat::kNumber, false, false, ""},
       {"attention", "attention", "Attention forward, fused (cuDNN) and unfused", "attention/forward", "seq",
@@ -46,7 +46,7 @@ const std::vector<CurveRule>& collective_rules() {
                      "bytes", "message size", "bus bandwidth (GB/s)", {{"busbw_gbps", ""}}, fixed, "",
                      AxisFormat::kBytes, true, false, ""});
       // One rank moves nothing over a bus: its files carry the algorithm bandwidth alone.
-      out.push_back({id + "-algbw", "collective", std::string(family) + ": algorithm bandwidth",
+      out.push_back({id + "-algbw", "collective", std::string(family) + ": algorithm bandwidth (no bus figure in this run)",
                      std::string("collective/") + family, "bytes", "message size", "algorithm bandwidth (GB/s)",
                      {{"algbw_gbps", ""}}, fixed, "", AxisFormat::kBytes, false, false, id});
     }

@@ -14,7 +14,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:
 h1{font-size:24px;margin:24px 0 4px}h2{font-size:19px;margin:32px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
 h3{font-size:15px;margin:18px 0 6px}p.meta{margin:2px 0;color:#57606a}code{font-size:12px}
 nav a{margin-right:12px}table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
-th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top;}td{overflow-wrap:anywhere}th{background:#f6f8fa;white-space:nowrap}
+th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top;}td{overflow-wrap:break-word}th{background:#f6f8fa;white-space:nowrap}
 table.wide{width:100%}details{margin:6px 0 12px}summary{cursor:pointer;color:#57606a}svg.chart .category-note{fill:#a40e26;font-size:12px}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.bad td{background:#ffebe9}tr.warn td{background:#fff8c5}tr.good td{background:#dafbe1}
@@ -39,6 +39,13 @@ root.setAttribute('data-charts',String(drawn));root.setAttribute('data-report','
 catch(e){root.setAttribute('data-script-error',String(e));}})();
 )";
 
+// Benchmark names are long and have no spaces: they may break after each slash.
+std::string breakable(const std::string& html) {
+  std::string out;
+  for (char c : html) out += c == '/' ? "/<wbr>" : std::string(1, c);
+  return out;
+}
+
 // Every table spans the page's width but a small key-value one: long benchmark names wrap.
 std::string html_table(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows,
                        const std::vector<std::string>& row_class = {}) {
@@ -48,7 +55,7 @@ std::string html_table(const std::vector<std::string>& header, const std::vector
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const std::string tone = r < row_class.size() ? row_class[r] : "";
     out += tone.empty() ? "<tr>" : "<tr class=\"" + tone + "\">";
-    for (const std::string& cell : rows[r]) out += "<td>" + xml_escape(cell) + "</td>";
+    for (const std::string& cell : rows[r]) out += "<td>" + breakable(xml_escape(cell)) + "</td>";
     out += "</tr>";
   }
   return out + "</tbody></table>";
@@ -121,7 +128,7 @@ std::string verdicts_section(const VerdictTable& v) {
   if (!v.context_rows.empty()) out += "<h3>Context differences</h3>" + html_table(v.context_header, v.context_rows);
   if (!v.rows.empty()) out += html_table(v.header, v.rows, v.row_tone);
   if (!v.quiet_rows.empty())
-    out += "<details><summary>" + std::to_string(v.quiet_rows.size()) + " unchanged lines with a note</summary>" +
+    out += "<details><summary>" + std::to_string(v.quiet_rows.size()) + " " + xml_escape(v.quiet_label) + "</summary>" +
            html_table(v.header, v.quiet_rows) + "</details>";
   if (v.unchanged > 0) out += "<p>" + std::to_string(v.unchanged) + " unchanged lines not shown.</p>";
   return out + "</section>";

@@ -27,8 +27,10 @@ struct VerdictTable {
   // Per row: "bad" (regressed, failed, missing), "warn" (noisy, warning), "good" (improved),
   // "" (unchanged, pass).
   std::vector<std::string> row_tone;
-  // Unchanged lines that carry a note (a benchmark skipped in both runs): listed folded away.
+  // Lines that need no look, listed folded away: unchanged ones that carry a note (a benchmark
+  // skipped in both runs), a check's passes. quiet_label says what they are.
   std::vector<std::vector<std::string>> quiet_rows;
+  std::string quiet_label;
   int unchanged = 0;  // lines not listed because nothing about them changed
 };
 

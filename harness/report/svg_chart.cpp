@@ -271,7 +271,8 @@ std::string tick_text(double value, AxisFormat format) {
     std::snprintf(buffer, sizeof buffer, "%g %s", value, units[u]);
     return buffer;
   }
-  std::snprintf(buffer, sizeof buffer, std::fabs(value) >= 1e6 ? "%.3g" : "%.4g", value);
+  const bool whole = std::fabs(value) < 1e6 && value == std::floor(value);
+  std::snprintf(buffer, sizeof buffer, whole ? "%.0f" : std::fabs(value) >= 1e6 ? "%.3g" : "%.4g", value);
   return buffer;
 }
 
