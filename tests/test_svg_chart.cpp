@@ -78,6 +78,20 @@ TEST(SvgChart, LineChartHasAxesLabelsLegendMarkersAndPoints) {
             svg.find("data-index=\"0\" data-series=\"engine:ce\"")) << "the base run is drawn underneath";
 }
 
+// The y attribute of the <text> element whose content is `label`.
+double label_y(const std::string& svg, const std::string& label) {
+  const auto end = svg.find(">" + label + "</text>");
+  const auto at = svg.rfind(" y=\"", end);
+  return std::stod(svg.substr(at + 4));
+}
+
+TEST(SvgChart, CloseMarkerLabelsDoNotOverlap) {
+  Chart c = line_chart();
+  c.y_markers = {{"staged peak 63.02 GB/s", 63.02}, {"staged peak 60 GB/s", 60}};
+  const std::string svg = render_svg(c);
+  EXPECT_GE(label_y(svg, "staged peak 60 GB/s") - label_y(svg, "staged peak 63.02 GB/s"), 13);
+}
+
 TEST(SvgChart, BarChartDrawsABarPerFigureAndCategoryNotes) {
   Chart c;
   c.id = "gemm-precision";

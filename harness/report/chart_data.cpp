@@ -60,8 +60,8 @@ std::string series_label(const std::string& metric_label, const BenchmarkResult&
   return label.empty() ? "measured" : label;
 }
 
-// Series in first-appearance order, each sorted by x; `colours` gives a label its colour
-// across both runs.
+// Adds a point to the series of that label, making the series on its first point (`order`
+// keeps first appearance).
 void add_series(std::map<std::string, ChartSeries>& by_label, std::vector<std::string>& order,
                 const std::string& label, ChartPoint point) {
   auto [it, added] = by_label.try_emplace(label);
@@ -72,6 +72,8 @@ void add_series(std::map<std::string, ChartSeries>& by_label, std::vector<std::s
   it->second.points.push_back(std::move(point));
 }
 
+// One run's series onto the chart, each sorted by x; `colours` gives a label one colour in
+// both runs.
 void append_run_series(Chart& chart, std::map<std::string, ChartSeries> by_label, const std::vector<std::string>& order,
                        bool base_run, std::map<std::string, int>& colours) {
   for (const std::string& label : order) {
@@ -109,7 +111,7 @@ std::vector<ChartMarker> peak_markers(const std::vector<const BenchmarkResult*>&
   for (const BenchmarkResult* b : results)
     if (b->peak && b->primary_metric == metric) {
       const auto kind = kinds.find(b->name);
-      peaks.emplace(*b->peak, (kind == kinds.end() ? "" : kind->second + " ") + "peak " + format_number(*b->peak) +
+      peaks.emplace(*b->peak, (kind == kinds.end() ? "" : kind->second + " ") + "peak " + tick_text(*b->peak, AxisFormat::kNumber) +
                                   " " + unit_of(*b, metric));
     }
   std::vector<ChartMarker> out;

@@ -17,7 +17,7 @@ const std::vector<CurveRule>& curve_rules() {
        "transfer size", "bandwidth, both directions (GB/s)", {{"bandwidth_gbps", ""}}, {{"dir", "bidir"}}, "",
        AxisFormat::kBytes, false, false, ""},
       {"transfer-peer", "transfer", "Peer (GPU to GPU) bandwidth", "transfer/peer", "bytes", "transfer size",
-       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {}, "", AxisFormat::kBytes, true, false, ""},
+       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {}, "path", AxisFormat::kBytes, true, false, ""},
       {"transfer-device-local", "transfer", "Device-local copy bandwidth", "transfer/device_local", "bytes",
        "copy size", "bandwidth, read + write (GB/s)", {{"bandwidth_gbps", ""}}, {}, "", AxisFormat::kBytes, true,
        false, ""},

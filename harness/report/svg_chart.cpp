@@ -103,12 +103,19 @@ std::string x_label(const Chart& chart, const Frame& frame) {
          fixed(kTop + kPlotHeight + 40) + "\" text-anchor=\"middle\">" + xml_escape(chart.x_label) + "</text>";
 }
 
+// Each label sits above its line, or below it where the line above is too close for both.
 std::string y_markers(const Chart& chart, const Frame& frame) {
+  std::vector<ChartMarker> markers = chart.y_markers;
+  std::sort(markers.begin(), markers.end(), [](const ChartMarker& a, const ChartMarker& b) { return a.value > b.value; });
   std::string out;
-  for (const ChartMarker& m : chart.y_markers) {
-    const std::string y = fixed(frame.y_of(m.value));
+  double last_label = -INFINITY;
+  for (const ChartMarker& m : markers) {
+    const double line = frame.y_of(m.value);
+    const double label = line - 4 - last_label < 13 ? line + 13 : line - 4;
+    last_label = label;
+    const std::string y = fixed(line);
     out += "<g class=\"marker\"><line x1=\"" + fixed(kLeft) + "\" y1=\"" + y + "\" x2=\"" + fixed(kWidth - kRight) +
-           "\" y2=\"" + y + "\"/><text x=\"" + fixed(kWidth - kRight - 4) + "\" y=\"" + fixed(frame.y_of(m.value) - 4) +
+           "\" y2=\"" + y + "\"/><text x=\"" + fixed(kWidth - kRight - 4) + "\" y=\"" + fixed(label) +
            "\" text-anchor=\"end\">" + xml_escape(m.label) + "</text></g>";
   }
   return out;
