@@ -85,6 +85,15 @@ double label_y(const std::string& svg, const std::string& label) {
   return std::stod(svg.substr(at + 4));
 }
 
+TEST(SvgChart, PastTenColoursCurvesAreDotted) {
+  Chart c = line_chart();
+  c.series[1].base_run = false;
+  c.series[1].colour = 10;
+  const std::string svg = render_svg(c);
+  EXPECT_EQ(count(svg, "stroke=\"#1f77b4\" stroke-width=\"2\" stroke-dasharray=\"2 3\""), 1);
+  EXPECT_EQ(count(svg, "stroke-dasharray=\"2 3\""), 2) << "its line and its legend entry";
+}
+
 TEST(SvgChart, CloseMarkerLabelsDoNotOverlap) {
   Chart c = line_chart();
   c.y_markers = {{"staged peak 63.02 GB/s", 63.02}, {"staged peak 60 GB/s", 60}};

@@ -24,11 +24,19 @@ std::string fixed(double value) {
   return buffer;
 }
 
+// A line's dash pattern: the base run's dashed; past the palette's ten colours, a second and
+// third round of them dotted and dash-dotted, so that no two curves look alike.
+std::string dash_of(int colour, bool base_run) {
+  if (base_run) return " stroke-dasharray=\"6 4\"";
+  const int round = (colour / kPaletteSize) % 3;
+  return round == 1 ? " stroke-dasharray=\"2 3\"" : round == 2 ? " stroke-dasharray=\"9 3 2 3\"" : "";
+}
+
 const char* colour_of(int index) { return kPalette[((index % kPaletteSize) + kPaletteSize) % kPaletteSize]; }
 
 struct LegendItem {
-  std::string label, colour;
-  bool dashed = false, pale = false, line = true;
+  std::string label, colour, dash;
+  bool pale = false, line = true;
 };
 
 // Legend entries laid out left to right, wrapping at the chart's width; returns its height.
@@ -57,7 +65,7 @@ std::string render_legend(const std::vector<LegendItem>& items, double top) {
     if (item.line)
       out += "<line x1=\"" + fixed(x) + "\" y1=\"" + fixed(y) + "\" x2=\"" + fixed(x + 24) + "\" y2=\"" + fixed(y) +
              "\" stroke=\"" + item.colour + "\" stroke-width=\"2.5\"" +
-             (item.dashed ? " stroke-dasharray=\"6 4\"" : "") + "/>";
+             item.dash + "/>";
     else
       out += "<rect x=\"" + fixed(x + 4) + "\" y=\"" + fixed(y - 6) + "\" width=\"16\" height=\"12\" fill=\"" +
              item.colour + "\"" + (item.pale ? " fill-opacity=\"0.4\"" : "") + "/>";
@@ -177,7 +185,7 @@ std::string line_plot(const Chart& chart, const Frame& frame) {
     std::string path;
     for (const ChartPoint& p : s.points) path += (path.empty() ? "" : " ") + fixed(x_of(p.x)) + "," + fixed(frame.y_of(p.y));
     out += "<polyline fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"2\"" +
-           (s.base_run ? " stroke-dasharray=\"6 4\" stroke-opacity=\"0.8\"" : "") + " points=\"" + path + "\"/>";
+           dash_of(s.colour, s.base_run) + (s.base_run ? " stroke-opacity=\"0.8\"" : "") + " points=\"" + path + "\"/>";
     for (const ChartPoint& p : s.points)
       out += "<circle cx=\"" + fixed(x_of(p.x)) + "\" cy=\"" + fixed(frame.y_of(p.y)) + "\" r=\"" +
              (p.flagged ? "5.5" : "3") + "\" fill=\"" + (s.base_run ? "#fff" : colour) + "\" stroke=\"" +
@@ -286,7 +294,8 @@ std::string tick_text(double value, AxisFormat format) {
 std::string render_svg(const Chart& chart) {
   std::vector<LegendItem> legend;
   for (const ChartSeries& s : chart.series)
-    legend.push_back({s.label, colour_of(s.colour), s.base_run, s.base_run, chart.kind == ChartKind::kLine});
+    legend.push_back({s.label, colour_of(s.colour), dash_of(s.colour, s.base_run), s.base_run,
+                      chart.kind == ChartKind::kLine});
   std::vector<std::pair<double, double>> at;
   const double legend_height = legend_rows(legend, &at);
   const double height = kTop + kPlotHeight + kAxisBand + legend_height + 8;
