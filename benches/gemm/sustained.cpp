@@ -8,7 +8,7 @@
 #include "benches/gemm/gemm_case.h"
 #include "harness/core/gpubench.h"
 #include "harness/core/timing_events.h"
-#include "harness/system/capture.h"
+#include "harness/system/gpu_probe.h"
 
 namespace {
 
@@ -24,12 +24,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 nlohmann::json second_of_load(double at_s, double tflops, int device) {
   nlohmann::json entry = {{"t_s", at_s}, {"tflops", tflops}};
-  if (const auto t = gpubench::read_telemetry(device)) {
-    entry["sm_clock_mhz"] = t->sm_clock_mhz;
-    entry["power_w"] = t->power_w;
-    entry["temp_c"] = t->temp_c;
-    entry["throttle_reasons"] = gpubench::throttle_reason_names(t->throttle_mask);
-    entry["throttled"] = gpubench::is_throttled(t->throttle_mask);
+  const gpubench::TelemetryReading t = gpubench::nvml_probe().read(device);
+  for (const auto& [key, value] : {std::pair{"sm_clock_mhz", t.sm_clock_mhz}, {"power_w", t.power_w}, {"temp_c", t.temp_c}})
+    if (value) entry[key] = *value;
+  if (t.clock_event_reasons) {
+    entry["throttle_reasons"] = gpubench::throttle_reason_names(*t.clock_event_reasons);
+    entry["throttled"] = gpubench::is_throttled(*t.clock_event_reasons);
   }
   return entry;
 }

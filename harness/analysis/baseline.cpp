@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "harness/analysis/counter_limits.h"
 #include "harness/analysis/gpu_names.h"
 #include "harness/report/stats.h"
 #include "harness/report/text_table.h"
@@ -149,15 +150,18 @@ void read_run_spec(const JsonAt& node, RunSpec& run) {
 }
 
 void read_health(const JsonAt& node, HealthPolicy& h) {
-  node.only_keys({"pcie_gen", "pcie_width", "nvlink", "ecc", "mig", "throttling"});
+  node.only_keys({"pcie_gen", "pcie_width", "nvlink", "ecc", "mig", "throttling", "error_counters",
+                  "counter_limits"});
   const std::pair<const char*, Severity*> fields[] = {{"pcie_gen", &h.pcie_gen},
                                                       {"pcie_width", &h.pcie_width},
                                                       {"nvlink", &h.nvlink},
                                                       {"ecc", &h.ecc},
                                                       {"mig", &h.mig},
-                                                      {"throttling", &h.throttling}};
+                                                      {"throttling", &h.throttling},
+                                                      {"error_counters", &h.error_counters}};
   for (const auto& [key, target] : fields)
     if (auto v = node.find(key)) *target = read_severity(*v);
+  if (auto limits = node.find("counter_limits")) read_counter_limits(*limits, h.counter_limits);
 }
 
 }  // namespace
@@ -228,7 +232,9 @@ nlohmann::json to_json(const Baseline& b) {
                    {"nvlink", to_string(b.health.nvlink)},
                    {"ecc", to_string(b.health.ecc)},
                    {"mig", to_string(b.health.mig)},
-                   {"throttling", to_string(b.health.throttling)}};
+                   {"throttling", to_string(b.health.throttling)},
+                   {"error_counters", to_string(b.health.error_counters)},
+                   {"counter_limits", counter_limits_json(b.health.counter_limits)}};
   out["benchmarks"] = nlohmann::json::array();
   for (const Expectation& e : b.expectations) {
     nlohmann::json entry = {{e.is_pattern ? "pattern" : "name", e.name}};

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/analysis/compare.h"
+#include "harness/report/health.h"
 #include "harness/report/result_file.h"
 
 namespace gpubench {
@@ -57,6 +58,9 @@ struct HealthPolicy {
   // Power capping under a heavy GEMM is normal operation on SXM parts; a warning says the
   // figure was measured throttled without failing a healthy node.
   Severity throttling = Severity::kWarn;
+  // What a suite may add to the error counters (health.h has the defaults and their source).
+  Severity error_counters = Severity::kFail;
+  CounterLimits counter_limits;
 };
 
 // What `check` runs when it is not given a RUN.json.

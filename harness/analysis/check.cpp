@@ -148,6 +148,11 @@ Severity severity_of(const HealthPolicy& h, HealthRule rule) {
     case HealthRule::kEcc: return h.ecc;
     case HealthRule::kMig: return h.mig;
     case HealthRule::kClocks: return h.throttling;
+    case HealthRule::kEccErrors:
+    case HealthRule::kMemoryRetirement:
+    case HealthRule::kPcieReplay:
+    case HealthRule::kNvlinkErrors:
+    case HealthRule::kXid: return h.error_counters;
   }
   return Severity::kFail;
 }
@@ -178,6 +183,17 @@ void gpu_count_line(const ResultFile& run, const CheckOptions& options, std::vec
   lines.push_back(line);
 }
 
+// A run without error counters has them unchecked: said once, as a warning, never as a pass.
+void error_counters_recorded_line(const ResultFile& run, const HealthPolicy& h, std::vector<CheckLine>& lines) {
+  if (run.gpus.empty() || run.nvml_available == false) return;  // the NVML line says it already
+  const bool recorded = std::any_of(run.gpus.begin(), run.gpus.end(),
+                                    [](const GpuInfo& g) { return !g.error_counters.empty(); });
+  if (recorded || h.error_counters == Severity::kOff) return;
+  health_line(lines, Severity::kWarn, true,
+              health("health/error_counters", "-", "recorded",
+                     "the run has no error counters (run by a gpubench that did not record them): unchecked"));
+}
+
 void health_lines(const Baseline& baseline, const ResultFile& run, std::vector<CheckLine>& lines) {
   const HealthPolicy& h = baseline.health;
   if (run.nvml_available == false)
@@ -186,11 +202,19 @@ void health_lines(const Baseline& baseline, const ResultFile& run, std::vector<C
                        "NVML unavailable (" + run.nvml_error + "): links, ECC, throttling unchecked"));
   std::map<HealthRule, std::vector<CheckLine>> by_rule;
   const int links = expected_nvlinks(baseline, run);
-  for (const GpuInfo& g : run.gpus)
-    for (const HealthFinding& f : gpu_health(g, links))
-      health_line(by_rule[f.rule], severity_of(h, f.rule), f.bad,
+  for (const GpuInfo& g : run.gpus) {
+    std::vector<HealthFinding> findings = gpu_health(g, links);
+    for (HealthFinding& f : counter_health(g, h.counter_limits)) findings.push_back(std::move(f));
+    for (const HealthFinding& f : findings) {
+      // A notice (counters unreadable, a non-critical XID) warns under any severity but off.
+      const Severity severity = f.notice && severity_of(h, f.rule) != Severity::kOff ? Severity::kWarn
+                                                                                      : severity_of(h, f.rule);
+      health_line(by_rule[f.rule], severity, f.bad || f.notice,
                   health("health/gpu" + std::to_string(g.index) + "/" + to_string(f.rule), to_string(f.rule),
                          f.expected, f.text));
+    }
+  }
+  error_counters_recorded_line(run, h, lines);
   for (auto& [rule, rule_lines] : by_rule) fold_passes(std::move(rule_lines), to_string(rule), lines);
   for (const BenchmarkResult& b : run.benchmarks) {
     if (!b.throttled) continue;

@@ -1,6 +1,7 @@
 #include "harness/cli/run_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <regex>
@@ -15,6 +16,7 @@
 #include "harness/run/supervisor.h"
 #include "harness/run/worker_job.h"
 #include "harness/system/capture.h"
+#include "harness/system/gpu_probe.h"
 
 namespace gpubench {
 namespace {
@@ -51,7 +53,22 @@ void check_flag(const char* flag, const std::optional<double>& value) {
     throw UsageError{kExitBadInput, std::string(flag) + ": " + *problem + " (got " + number_text(*value) + ")"};
 }
 
+void check_non_negative(const char* flag, const std::optional<double>& value) {
+  if (value && !(std::isfinite(*value) && *value >= 0))
+    throw UsageError{kExitBadInput, std::string(flag) + ": expected a number >= 0 (got " + number_text(*value) + ")"};
+}
+
+void check_telemetry_flags(const RunOptions& options) {
+  if (options.telemetry_interval_ms && (*options.telemetry_interval_ms < 0 || *options.telemetry_interval_ms > 60000))
+    throw UsageError{kExitBadInput, "--telemetry-interval: expected 0 (off) to 60000 ms (got " +
+                                        std::to_string(*options.telemetry_interval_ms) + ")"};
+  check_non_negative("--cooldown-margin", options.cooldown_margin_c);
+  check_non_negative("--cooldown-max-wait", options.cooldown_max_wait_s);
+  check_flag("--cooldown-target", options.cooldown_target_c);
+}
+
 void check_flags(const RunOptions& options) {
+  check_telemetry_flags(options);
   check_flag("--min-time", options.min_time_s);
   check_flag("--max-noise", options.max_noise_pct);
   check_flag("--max-time", options.max_time_s);
@@ -76,6 +93,12 @@ RunSettings settings_of(const RunOptions& options, const RunConfig& config) {
   settings.timeout_s = pick(options.timeout_s, config.timeout_s, settings.timeout_s);
   settings.stop.min_samples = config.min_samples.value_or(settings.stop.min_samples);
   settings.repetitions = options.repetitions ? static_cast<int>(*options.repetitions) : config.repetitions.value_or(1);
+  TelemetrySettings& t = settings.telemetry;
+  if (options.telemetry_interval_ms) t.interval_ms = static_cast<int>(*options.telemetry_interval_ms);
+  t.cooldown_margin_c = options.cooldown_margin_c.value_or(t.cooldown_margin_c);
+  t.cooldown_target_c = options.cooldown_target_c;
+  // A smoke run wants its answer in seconds: it waits for no GPU to cool unless told to.
+  t.cooldown_max_wait_s = options.cooldown_max_wait_s.value_or(options.quick ? 0 : t.cooldown_max_wait_s);
   return settings;
 }
 
@@ -85,6 +108,14 @@ ExpandOptions expansion_of(const RunConfig& config) {
   expand.axis_overrides = config.axis_overrides;
   expand.config = config.axis_documents;
   return expand;
+}
+
+// The temperature each GPU idles at, read before anything runs: what cooldown waits to get near.
+void read_idle_temperatures(TelemetrySettings& telemetry, const std::vector<int>& devices) {
+  GpuProbe& probe = nvml_probe();
+  if (!probe.available()) return;
+  for (int device : devices)
+    if (const auto temp = probe.read(device).temp_c) telemetry.idle_temp_c[device] = *temp;
 }
 
 }  // namespace
@@ -152,6 +183,7 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   expand.quick = options.quick;
   expand.context = &context;
   settings.devices = expand.devices;
+  if (visible > 0) read_idle_temperatures(settings.telemetry, settings.devices);
 
   for (const Family* f : families) {
     for (auto& instance : f->expand(expand)) {
@@ -184,6 +216,7 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   };
   RunOutcome outcome = run_plan(plan, context, options.isolate, observer, interrupts);
   document.results = std::move(outcome.results);
+  for (GpuInfo& gpu : document.context.gpus) gpu.error_counters = outcome.error_counters[gpu.index];
   document.complete = outcome.interrupted.empty();
   if (!outcome.interrupted.empty()) document.interrupted = outcome.interrupted;
   reporter.finish(document);

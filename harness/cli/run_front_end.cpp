@@ -11,7 +11,9 @@
 #include "harness/cli/run_command.h"
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
+#include "harness/report/report.h"
 #include "harness/report/reporter.h"
+#include "harness/report/telemetry.h"
 #include "harness/run/interrupt.h"
 #include "harness/run/worker.h"
 #include "harness/system/capture.h"
@@ -25,6 +27,13 @@ bool secondary_launcher_rank() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
     if (const char* rank = std::getenv(name)) return std::atoi(rank) != 0;
   return false;
+}
+
+// Every benchmark's samples, in run order, as one CSV written at once (interrupted runs too).
+void write_trace(const std::string& path, const RunDocument& document) {
+  std::vector<TelemetrySample> samples;
+  for (const BenchResult& result : document.results) samples.insert(samples.end(), result.trace.begin(), result.trace.end());
+  write_file_atomically(path, telemetry_trace_csv(samples));
 }
 
 class BenchmarkFrontEnd : public RunFrontEnd {
@@ -51,6 +60,7 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     // From the start to the last write: a signal stops the run, and what finished is still written.
     const InterruptCatcher interrupts;
     for (const auto& path : line_.out_paths) check_writable(path);  // before the run, not after it
+    if (!line_.telemetry_trace_path.empty()) check_writable(line_.telemetry_trace_path);
     // Rank 0 writes the job's one result; an interrupted rank still says it was interrupted.
     const bool writes = !secondary_launcher_rank();
     MultiReporter reporters;
@@ -59,6 +69,7 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     if (writes) reporters.add(make_reporter(out_format, std::cout));
     const RunDocument document = execute_run(line_.run, interrupts, reporters);
     if (!writes) return document.interrupted ? exit_code_of(document) : kExitOk;
+    if (!line_.telemetry_trace_path.empty()) write_trace(line_.telemetry_trace_path, document);
     if (document.interrupted)
       std::fprintf(stderr, "gpubench: interrupted by %s: %zu result(s) written\n", document.interrupted->c_str(),
                    document.results.size());

@@ -19,6 +19,10 @@ struct RunOptions {
   // Unset: from --config, else the default. Checked as --config's settings are (config.h).
   std::optional<double> min_time_s, max_noise_pct, timeout_s, max_time_s;
   std::optional<long long> repetitions;
+  // Telemetry and cooldown (README.md, "Telemetry"); unset: the defaults of TelemetrySettings,
+  // with no cooldown under --quick.
+  std::optional<long long> telemetry_interval_ms;
+  std::optional<double> cooldown_margin_c, cooldown_target_c, cooldown_max_wait_s;
   bool isolate = true;
   std::string command_line;
 };
@@ -28,6 +32,7 @@ struct RunCommandLine {
   RunOptions run;
   std::string format = "table";
   std::vector<std::string> out_paths;  // --out, given once or more
+  std::string telemetry_trace_path;  // --telemetry-trace: the samples as CSV
   bool no_isolate = false;
   CLI::App* list = nullptr;  // `gpubench list`
   std::vector<std::string> list_suites;

@@ -28,6 +28,7 @@ struct RunSettings {
   double timeout_s = 120;   // per benchmark, enforced by the supervising parent
   bool quick = false;
   std::vector<int> devices{0};  // every GPU selected for the run
+  TelemetrySettings telemetry;  // sampling and cooldown (harness/run/telemetry_sampler.h, cooldown.h)
 };
 
 // How `measure` issues a batch of operations for one sample.

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/report/error_counters.h"
 #include "harness/report/json_at.h"
 
 namespace gpubench {
@@ -34,6 +35,9 @@ struct GpuInfo {
   // why there are none.
   std::map<std::string, double> tflops_peak;
   std::string tflops_peak_source;
+  // Error counters before and after each suite of the run, in run order; empty when the run
+  // did not record them (NVML unavailable, or a file from before they were recorded).
+  std::vector<CounterWindow> error_counters;
   // Read at capture for `info`'s health section; not part of the JSON.
   int nvlinks_total = 0;                       // links NVML reports, active or not
   std::optional<std::uint64_t> throttle_mask;  // clock event reasons at capture

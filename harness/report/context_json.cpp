@@ -26,6 +26,8 @@ void read_cc(const JsonAt& gpu, GpuInfo& info) {
 }  // namespace
 
 json to_json(const GpuInfo& g) {
+  json windows = json::array();
+  for (const CounterWindow& w : g.error_counters) windows.push_back(to_json(w));
   return {
       {"index", g.index}, {"name", g.name}, {"uuid", g.uuid}, {"pci_bus_id", g.pci_bus_id},
       {"sm_count", g.sm_count}, {"cc", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
@@ -37,6 +39,7 @@ json to_json(const GpuInfo& g) {
       {"nvlink", {{"links_active", g.nvlinks_active}, {"gbps_per_link", g.nvlink_gbps_per_link}}},
       {"numa_node", g.numa_node}, {"ecc_enabled", bool_or_null(g.ecc_enabled)},
       {"mig_mode", bool_or_null(g.mig_mode)}, {"power_limit_w", g.power_limit_w},
+      {"error_counters", windows},
   };
 }
 
@@ -67,6 +70,8 @@ GpuInfo read_gpu_info(const JsonAt& gpu) {
   info.ecc_enabled = optional_bool(gpu, "ecc_enabled");
   info.mig_mode = optional_bool(gpu, "mig_mode");
   info.power_limit_w = optional_number(gpu, "power_limit_w");
+  if (auto windows = gpu.find("error_counters"))
+    for (const JsonAt& w : windows->items()) info.error_counters.push_back(read_counter_window(w));
   return info;
 }
 

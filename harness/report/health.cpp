@@ -1,5 +1,9 @@
 #include "harness/report/health.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
 namespace gpubench {
 
 const char* to_string(HealthRule rule) {
@@ -10,6 +14,11 @@ const char* to_string(HealthRule rule) {
     case HealthRule::kEcc: return "ecc";
     case HealthRule::kMig: return "mig";
     case HealthRule::kClocks: return "clocks";
+    case HealthRule::kEccErrors: return "ecc_errors";
+    case HealthRule::kMemoryRetirement: return "memory_retirement";
+    case HealthRule::kPcieReplay: return "pcie_replay";
+    case HealthRule::kNvlinkErrors: return "nvlink_errors";
+    case HealthRule::kXid: return "xid";
   }
   return "?";
 }
@@ -62,6 +71,136 @@ std::vector<HealthFinding> gpu_health(const GpuInfo& g, int expected_nvlinks) {
     for (const auto& name : throttle_reason_names(mask)) text += " " + name;
     out.push_back({HealthRule::kClocks, mask != 0, "not limited", text});
   }
+  return out;
+}
+
+namespace {
+
+// One rule's verdict on one suite window.
+struct WindowVerdict {
+  bool bad = false, notice = false;
+  std::string text;
+};
+using Judge = std::function<WindowVerdict(const CounterWindow&, const ErrorCounters& delta)>;
+
+WindowVerdict unavailable(const std::string& what) { return {false, true, what + " unavailable on this GPU: unchecked"}; }
+
+std::string number_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+// The rule over every window: bad where any window is, a notice where any is and none is bad.
+HealthFinding over_windows(HealthRule rule, const std::string& expected, const std::string& pass_text,
+                           const GpuInfo& g, const Judge& judge) {
+  std::string bad, notices;
+  for (const CounterWindow& w : g.error_counters) {
+    const WindowVerdict v = judge(w, counter_delta(w.before, w.after));
+    std::string& list = v.bad ? bad : notices;
+    if (v.bad || v.notice) list += (list.empty() ? "" : "; ") + w.suite + ": " + v.text;
+  }
+  HealthFinding f{rule, !bad.empty(), expected, ""};
+  f.notice = bad.empty() && !notices.empty();
+  f.text = !bad.empty() ? bad : !notices.empty() ? notices
+                              : pass_text + " over " + std::to_string(g.error_counters.size()) + " suite(s)";
+  return f;
+}
+
+WindowVerdict ecc_errors(const ErrorCounters& d, const CounterLimits& l) {
+  if (!d.ecc_uncorrected) return unavailable("ECC error counts");
+  if (*d.ecc_uncorrected > l.ecc_uncorrected)
+    return {true, false, std::to_string(*d.ecc_uncorrected) + " new uncorrectable ECC error(s)"};
+  if (l.ecc_corrected && !d.ecc_corrected) return unavailable("corrected ECC error count");
+  if (l.ecc_corrected && *d.ecc_corrected > *l.ecc_corrected)
+    return {true, false, std::to_string(*d.ecc_corrected) + " new corrected ECC errors, limit " +
+                             std::to_string(*l.ecc_corrected)};
+  return {};
+}
+
+WindowVerdict memory_retirement(const ErrorCounters& d, const CounterLimits& l) {
+  const bool pages = d.retired_pages_sbe || d.retired_pages_dbe;
+  const bool rows = d.remapped_uncorrectable || d.remap_failure;
+  if (!pages && !rows) return unavailable("retired pages and remapped rows");
+  if (d.remap_failure.value_or(false)) return {true, false, "row remapping failed (no spare rows left)"};
+  const std::uint64_t retired = d.retired_pages_sbe.value_or(0) + d.retired_pages_dbe.value_or(0);
+  const std::uint64_t remapped = d.remapped_uncorrectable.value_or(0);
+  if (retired + remapped > l.retired_pages)
+    return {true, false, std::to_string(retired) + " new retired page(s), " + std::to_string(remapped) +
+                             " new row remap(s) for uncorrectable errors"};
+  if (d.remap_pending.value_or(false) || d.retired_pages_pending.value_or(false))
+    return {false, true, "a page retirement or row remap is pending: reset the GPU to apply it"};
+  return {};
+}
+
+WindowVerdict pcie_replay(const CounterWindow& w, const ErrorCounters& d, const CounterLimits& l) {
+  if (!d.pcie_replay) return unavailable("PCIe replay counter");
+  // A rate per minute, over at least a minute, so that two replays in a short suite pass.
+  const double limit = l.pcie_replays_per_min * std::max(1.0, w.duration_s / 60);
+  if (static_cast<double>(*d.pcie_replay) > limit)
+    return {true, false, std::to_string(*d.pcie_replay) + " PCIe replays in " + number_text(w.duration_s) +
+                             " s, limit " + number_text(l.pcie_replays_per_min) + " per minute"};
+  return {};
+}
+
+WindowVerdict nvlink_errors(const CounterWindow& w, const ErrorCounters& d, const CounterLimits& l) {
+  std::string bad, missing;
+  for (const NvLinkErrorCounts& link : d.nvlinks) {
+    const std::string name = "link " + std::to_string(link.link);
+    if (!link.crc_flit && !link.crc_data && !link.replay && !link.recovery) {
+      missing += (missing.empty() ? "" : ", ") + name;
+      continue;
+    }
+    const double crc = static_cast<double>(link.crc_flit.value_or(0) + link.crc_data.value_or(0));
+    const double crc_rate = crc / std::max(1.0, w.duration_s);
+    std::string problems;
+    if (crc_rate > l.nvlink_crc_per_s) problems += " " + number_text(crc_rate) + " CRC errors/s";
+    if (link.replay.value_or(0) > l.nvlink_replay) problems += " " + std::to_string(*link.replay) + " replays";
+    if (link.recovery.value_or(0) > l.nvlink_recovery)
+      problems += " " + std::to_string(*link.recovery) + " recoveries";
+    if (!problems.empty()) bad += (bad.empty() ? "" : "; ") + name + ":" + problems;
+  }
+  if (!bad.empty()) return {true, false, bad};
+  if (!missing.empty()) return unavailable("NVLink error counters of " + missing);
+  return {};
+}
+
+WindowVerdict xids(const CounterWindow& w, const CounterLimits& l) {
+  if (!w.xid_error.empty()) return {false, true, "XID events not watched: " + w.xid_error};
+  std::string critical, other;
+  for (const XidEvent& e : w.xids) {
+    const bool is_critical =
+        std::find(l.critical_xids.begin(), l.critical_xids.end(), e.xid) != l.critical_xids.end();
+    std::string& list = is_critical ? critical : other;
+    list += (list.empty() ? "XID " : ", XID ") + std::to_string(e.xid);
+  }
+  if (!critical.empty()) return {true, false, critical + (other.empty() ? "" : " (also " + other + ")")};
+  if (!other.empty()) return {false, true, other + " (not in the critical set)"};
+  return {};
+}
+
+}  // namespace
+
+std::vector<HealthFinding> counter_health(const GpuInfo& g, const CounterLimits& l) {
+  if (g.error_counters.empty()) return {};
+  std::vector<HealthFinding> out;
+  out.push_back(over_windows(HealthRule::kEccErrors, "<= " + std::to_string(l.ecc_uncorrected) + " uncorrectable",
+                             "no new uncorrectable ECC errors", g,
+                             [&](const CounterWindow&, const ErrorCounters& d) { return ecc_errors(d, l); }));
+  out.push_back(over_windows(HealthRule::kMemoryRetirement, "<= " + std::to_string(l.retired_pages) + " new",
+                             "no new retired pages or row remaps", g,
+                             [&](const CounterWindow&, const ErrorCounters& d) { return memory_retirement(d, l); }));
+  out.push_back(over_windows(HealthRule::kPcieReplay, "<= " + number_text(l.pcie_replays_per_min) + "/min",
+                             "PCIe replays within limits", g,
+                             [&](const CounterWindow& w, const ErrorCounters& d) { return pcie_replay(w, d, l); }));
+  const bool has_links = std::any_of(g.error_counters.begin(), g.error_counters.end(),
+                                     [](const CounterWindow& w) { return !w.after.nvlinks.empty(); });
+  if (has_links)
+    out.push_back(over_windows(HealthRule::kNvlinkErrors, "CRC <= " + number_text(l.nvlink_crc_per_s) + "/s, no replay/recovery",
+                               "NVLink error counters within limits", g,
+                               [&](const CounterWindow& w, const ErrorCounters& d) { return nvlink_errors(w, d, l); }));
+  out.push_back(over_windows(HealthRule::kXid, "no critical XID", "no XID events", g,
+                             [&](const CounterWindow& w, const ErrorCounters&) { return xids(w, l); }));
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "harness/report/json_at.h"
 #include "harness/report/stats.h"
+#include "harness/report/telemetry.h"
 
 namespace gpubench {
 
@@ -41,6 +42,9 @@ struct BenchResult {
   std::optional<double> peak;  // theoretical value of the primary metric, for % of peak
   std::string peak_source;     // what the peak is, e.g. "HBM: 2 x 3201 MHz x 6144 bit"
   nlohmann::json telemetry = nlohmann::json::object();
+  // Every telemetry sample taken during it: the --telemetry-trace time series. Not part of the
+  // benchmark's entry (to_json); the worker sends it beside the entry.
+  std::vector<TelemetrySample> trace;
   nlohmann::json notes = nlohmann::json::object();  // what the benchmark wants recorded
   // Where a family chooses among candidates (State::tune): what was chosen, the library
   // heuristic's own pick beside it, and each candidate's time; null where nothing was chosen.

@@ -1,63 +1,26 @@
 #include "harness/run/runner.h"
 
-#include <atomic>
-#include <chrono>
-#include <thread>
-
 #include "harness/core/cuda_check.h"
 #include "harness/core/resource.h"
-#include "harness/system/capture.h"
+#include "harness/run/cooldown.h"
+#include "harness/run/telemetry_sampler.h"
+#include "harness/system/gpu_probe.h"
 
 namespace gpubench {
 namespace {
 
-// Samples NVML every 50 ms while a benchmark runs, so throttling in the middle of it is seen,
-// not only what the clocks read before and after. `polling` false (Family::quiet_host): before
-// and after only, so that no NVML call runs beside a host-sensitive measurement.
-class TelemetryMonitor {
- public:
-  TelemetryMonitor(int device, bool polling) : device_(device), before_(read_telemetry(device)) {
-    if (before_ && polling) thread_ = std::thread([this] { poll(); });
-  }
-  ~TelemetryMonitor() { stop(); }
+// The GPUs a benchmark's telemetry covers: its own, or every selected one for a family that
+// spans several (peer transfers, collectives).
+std::vector<int> sampled_devices(const Instance& instance, const RunSettings& settings) {
+  if (instance.family->min_gpus() > 1) return settings.devices;
+  return {instance.device};
+}
 
-  nlohmann::json finish() {
-    stop();
-    if (!before_) return {{"available", false}};
-    const auto after = read_telemetry(device_);
-    const Telemetry last = after ? *after : *before_;
-    const std::uint64_t mask = mask_ | before_->throttle_mask | last.throttle_mask;
-    return {{"sm_clock_mhz", {before_->sm_clock_mhz, last.sm_clock_mhz}},
-            {"mem_clock_mhz", {before_->mem_clock_mhz, last.mem_clock_mhz}},
-            {"power_w", {before_->power_w, last.power_w}},
-            {"power_w_max", std::max(power_max_.load(), last.power_w)},
-            {"temp_c", {before_->temp_c, last.temp_c}},
-            {"throttle_reasons", throttle_reason_names(mask)},
-            {"throttled", is_throttled(mask)}};
-  }
-
- private:
-  void poll() {
-    while (!done_) {
-      if (auto t = read_telemetry(device_)) {
-        mask_ |= t->throttle_mask;
-        if (t->power_w > power_max_) power_max_ = t->power_w;
-      }
-      for (int i = 0; i < 10 && !done_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  }
-  void stop() {
-    done_ = true;
-    if (thread_.joinable()) thread_.join();
-  }
-
-  int device_;
-  std::optional<Telemetry> before_;
-  std::atomic<bool> done_{false};
-  std::atomic<std::uint64_t> mask_{0};
-  std::atomic<double> power_max_{0};
-  std::thread thread_;
-};
+TelemetrySampler::Mode sampling_mode(const Instance& instance, const RunSettings& settings) {
+  if (settings.telemetry.interval_ms <= 0) return TelemetrySampler::Mode::kOff;
+  // Family::quiet_host: no NVML call beside a host-sensitive measurement.
+  return instance.family->is_quiet_host() ? TelemetrySampler::Mode::kBeforeAfter : TelemetrySampler::Mode::kInterval;
+}
 
 // Sticky errors leave the context unusable; anything after them in this process would fail.
 bool is_sticky(cudaError_t code) {
@@ -123,11 +86,18 @@ BenchResult run_instance(const Instance& instance, const RunSettings& run_settin
   if (!instance.skip_reason.empty())
     return unrun_result(instance, Status::kSkipped, instance.skip_reason, repetition, settings.repetitions);
   BenchResult result;
-  std::optional<TelemetryMonitor> monitor;
+  std::optional<TelemetrySampler> sampler;
+  CooldownRecord cooldown;
+  GpuProbe& probe = nvml_probe();
   try {
     if (instance.family->needs_gpu()) {
       GPUBENCH_CUDA(cudaSetDevice(instance.device));
-      monitor.emplace(instance.device, !instance.family->is_quiet_host());
+      const std::vector<int> devices = sampled_devices(instance, settings);
+      if (probe.available()) {
+        cooldown = cool_down(probe, devices, settings.telemetry, steady_cooldown_clock());
+        sampler.emplace(probe, devices, instance.name, sampling_mode(instance, settings),
+                        settings.telemetry.interval_ms);
+      }
     }
     State state(instance, settings, context);
     instance.family->body()(state);
@@ -141,7 +111,13 @@ BenchResult run_instance(const Instance& instance, const RunSettings& run_settin
   } catch (const std::exception& error) {
     result = unrun_result(instance, Status::kFailed, error.what());
   }
-  if (monitor) result.telemetry = monitor->finish();
+  if (sampler) {
+    result.trace = sampler->finish();
+    result.telemetry = benchmark_telemetry(result.trace, instance.device, TelemetrySampler::to_string(sampler->mode()),
+                                           settings.telemetry.interval_ms, cooldown);
+  } else if (instance.family->needs_gpu()) {
+    result.telemetry = {{"available", false}};
+  }
   result.repetition_index = repetition;
   result.repetitions = settings.repetitions;
   return result;

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "harness/report/exit_codes.h"
 #include "harness/report/json_at.h"
+#include "harness/run/counter_recorder.h"
 #include "harness/run/runner.h"
 #include "harness/run/watchdog.h"
 #include "harness/run/worker.h"
@@ -18,6 +20,19 @@ std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", seconds);
   return text;
+}
+
+// The telemetry samples beside a worker's result; a malformed trace is dropped, not the result.
+std::vector<TelemetrySample> read_trace(const nlohmann::json& message) {
+  std::vector<TelemetrySample> trace;
+  const auto samples = message.find("trace");
+  if (samples == message.end() || !samples->is_array()) return trace;
+  try {
+    for (const auto& sample : *samples) trace.push_back(telemetry_sample_from_json(sample));
+  } catch (const nlohmann::json::exception&) {
+    trace.clear();
+  }
+  return trace;
 }
 
 // Every result goes to the outcome and to the observer, in that order of arrival.
@@ -106,6 +121,7 @@ class FamilySupervisor {
       BenchResult result;
       try {
         result = read_bench_result(JsonAt(message.value("result", nlohmann::json()), "worker message"));
+        result.trace = read_trace(message);
       } catch (const UsageError& error) {
         // Cannot happen between matching builds; if it does, the benchmark still fails visibly.
         if (end.current.empty()) return;
@@ -202,13 +218,19 @@ RunOutcome run_plan(const RunPlan& plan, const Context& context, bool isolate, c
     if (families.empty() || families.back().front()->family != instance.family) families.emplace_back();
     families.back().push_back(&instance);
   }
+  const bool uses_gpu = std::any_of(plan.instances.begin(), plan.instances.end(),
+                                    [](const Instance& i) { return i.family->needs_gpu(); });
+  std::optional<CounterRecorder> counters;
+  if (uses_gpu) counters.emplace(nvml_probe(), plan.settings.devices);
   for (const auto& instances : families) {
     if (interrupts.signal() != 0) break;
+    if (counters) counters->begin_suite(instances.front()->family->suite());
     if (isolate)
       FamilySupervisor(plan, context, instances, observer, interrupts, outcome).run();
     else
       run_family_in_process(plan, context, instances, observer, interrupts, outcome);
   }
+  if (counters) outcome.error_counters = counters->finish();
   outcome.interrupted = interrupts.signal_name();
   return outcome;
 }

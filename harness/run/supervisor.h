@@ -6,12 +6,14 @@
 // a new worker for the family's remaining benchmarks. SIGINT or SIGTERM (interrupt.h) kills the
 // worker, records what was running as interrupted, and ends the run.
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "harness/core/family.h"
 #include "harness/core/state.h"
 #include "harness/report/context.h"
+#include "harness/report/error_counters.h"
 #include "harness/report/result.h"
 #include "harness/run/interrupt.h"
 
@@ -32,6 +34,8 @@ struct RunObserver {
 struct RunOutcome {
   std::vector<BenchResult> results;  // repetitions included, in plan order
   std::string interrupted;           // "SIGINT" or "SIGTERM" when a signal stopped the run
+  // Per CUDA ordinal, the error counters around each suite (empty when NVML is unavailable).
+  std::map<int, std::vector<CounterWindow>> error_counters;
 };
 
 // Runs the plan, in workers when `isolate`, else in this process; stops early when `interrupts`

@@ -27,7 +27,11 @@ class PipeSink : public ResultSink {
   void started(const std::string& name, int repetition) override {
     send({{"event", "start"}, {"name", name}, {"repetition", repetition}});
   }
-  void finished(const BenchResult& result) override { send({{"event", "result"}, {"result", to_json(result)}}); }
+  void finished(const BenchResult& result) override {
+    nlohmann::json trace = nlohmann::json::array();
+    for (const TelemetrySample& sample : result.trace) trace.push_back(to_json(sample));
+    send({{"event", "result"}, {"result", to_json(result)}, {"trace", trace}});
+  }
 
  private:
   void send(const nlohmann::json& message) {

@@ -23,6 +23,26 @@ Axis::Kind kind_from_name(const std::string& name) {
   throw std::runtime_error("worker job: unknown axis kind '" + name + "'");
 }
 
+nlohmann::json telemetry_settings_json(const TelemetrySettings& t) {
+  nlohmann::json idle = nlohmann::json::object();
+  for (const auto& [device, temp] : t.idle_temp_c) idle[std::to_string(device)] = temp;
+  return {{"interval_ms", t.interval_ms},
+          {"cooldown_margin_c", t.cooldown_margin_c},
+          {"cooldown_target_c", t.cooldown_target_c ? nlohmann::json(*t.cooldown_target_c) : nlohmann::json(nullptr)},
+          {"cooldown_max_wait_s", t.cooldown_max_wait_s},
+          {"idle_temp_c", idle}};
+}
+
+TelemetrySettings telemetry_settings_from_json(const nlohmann::json& j) {
+  TelemetrySettings t;
+  t.interval_ms = j.at("interval_ms");
+  t.cooldown_margin_c = j.at("cooldown_margin_c");
+  if (!j.at("cooldown_target_c").is_null()) t.cooldown_target_c = j.at("cooldown_target_c").get<double>();
+  t.cooldown_max_wait_s = j.at("cooldown_max_wait_s");
+  for (const auto& item : j.at("idle_temp_c").items()) t.idle_temp_c[std::stoi(item.key())] = item.value().get<double>();
+  return t;
+}
+
 }  // namespace
 
 nlohmann::json settings_to_json(const RunSettings& s) {
@@ -31,7 +51,8 @@ nlohmann::json settings_to_json(const RunSettings& s) {
           {"max_time_s", s.stop.max_time_s},   {"warmup_s", s.warmup_s},
           {"batch_below_s", s.batch_below_s},  {"batch_target_s", s.batch_target_s},
           {"repetitions", s.repetitions},      {"timeout_s", s.timeout_s},
-          {"quick", s.quick},                  {"devices", s.devices}};
+          {"quick", s.quick},                  {"devices", s.devices},
+          {"telemetry", telemetry_settings_json(s.telemetry)}};
 }
 
 RunSettings settings_from_json(const nlohmann::json& j) {
@@ -48,6 +69,7 @@ RunSettings settings_from_json(const nlohmann::json& j) {
   s.timeout_s = j.at("timeout_s");
   s.quick = j.at("quick");
   s.devices = j.at("devices").get<std::vector<int>>();
+  s.telemetry = telemetry_settings_from_json(j.at("telemetry"));
   return s;
 }
 

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <sstream>
 
 #include "harness/system/library.h"
@@ -254,35 +253,6 @@ Context capture_context(const Nvml& nvml) {
   }
   apply_peak_table_file(c, find_config_file("peaks.json"));
   return c;
-}
-
-std::optional<Telemetry> read_telemetry(int device) {
-  const Nvml& nvml = Nvml::get();
-  if (!nvml.available()) return std::nullopt;
-  // CUDA ordinals and NVML indices differ (CUDA_VISIBLE_DEVICES, FASTEST_FIRST ordering), so
-  // the handle is found by PCI address, once per device: this runs every 50 ms.
-  static std::mutex mutex;
-  static std::map<int, nvml::Device> handles;
-  nvml::Device h = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto found = handles.find(device);
-    if (found == handles.end()) {
-      char bus_id[64] = {};
-      if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) == cudaSuccess)
-        h = nvml.handle_for_pci_bus_id(bus_id);
-      found = handles.emplace(device, h).first;
-    }
-    h = found->second;
-  }
-  if (!h) return std::nullopt;
-  Telemetry t;
-  t.sm_clock_mhz = nvml.clock_mhz(h, nvml::kClockSm).value_or(0);
-  t.mem_clock_mhz = nvml.clock_mhz(h, nvml::kClockMem).value_or(0);
-  t.temp_c = nvml.temperature_c(h).value_or(0);
-  t.power_w = nvml.power_mw(h).value_or(0) / 1000.0;
-  t.throttle_mask = nvml.clocks_event_reasons(h).value_or(0);
-  return t;
 }
 
 }  // namespace gpubench

@@ -1,4 +1,5 @@
 #include "harness/system/nvml.h"
+#include "harness/system/nvml_symbols.h"
 
 #include <dlfcn.h>
 
@@ -7,54 +8,11 @@
 
 namespace gpubench {
 
-using nvml::Device;
-using nvml::Return;
-
-// Entry points, in the signatures of nvml.h; enum arguments are passed as int, which is how
-// the C ABI passes them. Any of them may be null: a symbol this driver lacks disables only the
-// query that needs it.
-struct Nvml::Symbols {
-  Return (*init_v2)() = nullptr;
-  Return (*shutdown)() = nullptr;
-  const char* (*error_string)(Return) = nullptr;
-  Return (*system_get_driver_version)(char*, unsigned) = nullptr;
-  Return (*get_handle_by_pci_bus_id_v2)(const char*, Device*) = nullptr;
-  Return (*get_uuid)(Device, char*, unsigned) = nullptr;
-  Return (*get_clock_info)(Device, int, unsigned*) = nullptr;
-  Return (*get_max_clock_info)(Device, int, unsigned*) = nullptr;
-  Return (*get_power_usage)(Device, unsigned*) = nullptr;
-  Return (*get_enforced_power_limit)(Device, unsigned*) = nullptr;
-  Return (*get_power_management_limit)(Device, unsigned*) = nullptr;
-  Return (*get_temperature)(Device, int, unsigned*) = nullptr;
-  Return (*get_current_clocks_event_reasons)(Device, unsigned long long*) = nullptr;
-  Return (*get_current_clocks_throttle_reasons)(Device, unsigned long long*) = nullptr;
-  Return (*get_ecc_mode)(Device, int*, int*) = nullptr;
-  Return (*get_mig_mode)(Device, unsigned*, unsigned*) = nullptr;
-  Return (*get_curr_pcie_link_generation)(Device, unsigned*) = nullptr;
-  Return (*get_curr_pcie_link_width)(Device, unsigned*) = nullptr;
-  Return (*get_max_pcie_link_generation)(Device, unsigned*) = nullptr;
-  Return (*get_max_pcie_link_width)(Device, unsigned*) = nullptr;
-  Return (*get_nvlink_state)(Device, unsigned, int*) = nullptr;
-  Return (*get_nvlink_version)(Device, unsigned, unsigned*) = nullptr;
-  Return (*get_nvlink_remote_pci_info_v2)(Device, unsigned, nvml::PciInfo*) = nullptr;
-  Return (*get_nvlink_remote_device_type)(Device, unsigned, int*) = nullptr;
-  Return (*get_topology_common_ancestor)(Device, Device, int*) = nullptr;
-};
-
 namespace {
 
 template <typename F>
 void resolve(void* library, const char* name, F*& slot) {
   slot = reinterpret_cast<F*>(dlsym(library, name));
-}
-
-// Calls fn(args..., &out) when the symbol exists and answers NVML_SUCCESS.
-template <typename T, typename F, typename... Args>
-std::optional<T> query(F* fn, Args... args) {
-  if (!fn) return std::nullopt;
-  T value{};
-  if (fn(args..., &value) != nvml::kSuccess) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -134,6 +92,18 @@ void Nvml::open(const std::string& path) {
   resolve(library_, "nvmlDeviceGetNvLinkRemotePciInfo_v2", s.get_nvlink_remote_pci_info_v2);
   resolve(library_, "nvmlDeviceGetNvLinkRemoteDeviceType", s.get_nvlink_remote_device_type);
   resolve(library_, "nvmlDeviceGetTopologyCommonAncestor", s.get_topology_common_ancestor);
+  resolve(library_, "nvmlDeviceGetUtilizationRates", s.get_utilization_rates);
+  resolve(library_, "nvmlDeviceGetFieldValues", s.get_field_values);
+  resolve(library_, "nvmlDeviceGetTotalEccErrors", s.get_total_ecc_errors);
+  resolve(library_, "nvmlDeviceGetRetiredPages", s.get_retired_pages);
+  resolve(library_, "nvmlDeviceGetRetiredPagesPendingStatus", s.get_retired_pages_pending_status);
+  resolve(library_, "nvmlDeviceGetRemappedRows", s.get_remapped_rows);
+  resolve(library_, "nvmlDeviceGetPcieReplayCounter", s.get_pcie_replay_counter);
+  resolve(library_, "nvmlDeviceGetNvLinkErrorCounter", s.get_nvlink_error_counter);
+  resolve(library_, "nvmlEventSetCreate", s.event_set_create);
+  resolve(library_, "nvmlDeviceRegisterEvents", s.register_events);
+  resolve(library_, "nvmlEventSetWait_v2", s.event_set_wait_v2);
+  resolve(library_, "nvmlEventSetFree", s.event_set_free);
 
   if (!s.init_v2) {
     error_ = path + " has no nvmlInit_v2 (not NVML, or a driver too old)";

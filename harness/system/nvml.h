@@ -13,11 +13,28 @@ namespace nvml {
 
 using Return = int;  // nvmlReturn_t
 typedef struct nvmlDevice_st* Device;  // nvmlDevice_t
+typedef struct nvmlEventSet_st* EventSet;  // nvmlEventSet_t
 
 constexpr Return kSuccess = 0;                 // NVML_SUCCESS
 constexpr Return kErrorNotSupported = 3;       // NVML_ERROR_NOT_SUPPORTED
 constexpr Return kErrorLibraryNotFound = 12;   // NVML_ERROR_LIBRARY_NOT_FOUND
 constexpr Return kErrorFunctionNotFound = 13;  // NVML_ERROR_FUNCTION_NOT_FOUND
+constexpr Return kErrorInsufficientSize = 7;   // NVML_ERROR_INSUFFICIENT_SIZE
+constexpr Return kErrorTimeout = 10;           // NVML_ERROR_TIMEOUT
+
+// nvmlMemoryErrorType_t, nvmlEccCounterType_t
+constexpr int kMemoryErrorCorrected = 0, kMemoryErrorUncorrected = 1;
+constexpr int kVolatileEcc = 0;
+// nvmlPageRetirementCause_t
+constexpr int kRetiredMultipleSingleBit = 0, kRetiredDoubleBit = 1;
+// nvmlNvLinkErrorCounter_t
+constexpr int kNvLinkErrorReplay = 0, kNvLinkErrorRecovery = 1, kNvLinkErrorCrcFlit = 2, kNvLinkErrorCrcData = 3;
+// nvmlEventTypeXidCriticalError
+constexpr unsigned long long kEventXidCritical = 0x8;
+// Field ids of nvmlDeviceGetFieldValues: cumulative counters.
+constexpr unsigned kFieldNvLinkDataTx = 138, kFieldNvLinkDataRx = 139;  // KiB; NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_*
+constexpr unsigned kFieldPcieTxBytes = 197, kFieldPcieRxBytes = 198;    // NVML_FI_DEV_PCIE_COUNT_*_BYTES
+constexpr unsigned kScopeAllLinks = 0xFFFFFFFFu;  // a scopeId of UINT_MAX: summed over links
 
 // nvmlClockType_t
 constexpr int kClockGraphics = 0, kClockSm = 1, kClockMem = 2;
@@ -45,6 +62,39 @@ struct PciInfo {
   char bus_id[32];            // NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE
 };
 static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t layout");
+
+// nvmlFieldValue_t; value is the nvmlValue_t union, read by valueType.
+struct FieldValue {
+  unsigned field_id, scope_id;
+  long long timestamp, latency_us;
+  int value_type;  // nvmlValueType_t: 0 double, 1 uint, 2 ulong, 3 ulonglong, 4 slonglong, 5 sint
+  Return result;
+  union {
+    double d;
+    unsigned u;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    int si;
+  } value;
+};
+static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t layout");
+
+// nvmlEventData_t
+struct EventData {
+  Device device;
+  unsigned long long event_type, event_data;
+  unsigned gpu_instance_id, compute_instance_id;
+};
+
+struct Utilization {  // nvmlUtilization_t, percent over the driver's last sample period
+  unsigned gpu, memory;
+};
+
+struct RemappedRows {  // nvmlDeviceGetRemappedRows
+  unsigned correctable = 0, uncorrectable = 0;
+  bool pending = false, failure = false;
+};
 
 }  // namespace nvml
 
@@ -107,6 +157,25 @@ class Nvml {
   std::vector<NvLinkPort> nvlinks(nvml::Device device) const;
   // nvmlGpuTopologyLevel_t of the closest common ancestor of two devices.
   std::optional<int> topology_common_ancestor(nvml::Device a, nvml::Device b) const;
+
+  std::optional<nvml::Utilization> utilization(nvml::Device device) const;
+  // Cumulative counters of nvmlDeviceGetFieldValues, one per (field id, scope id) asked; unset
+  // where the driver does not answer that field.
+  std::vector<std::optional<std::uint64_t>> counter_fields(
+      nvml::Device device, const std::vector<std::pair<unsigned, unsigned>>& fields) const;
+  std::optional<std::uint64_t> volatile_ecc_errors(nvml::Device device, int memory_error_type) const;
+  std::optional<std::uint64_t> retired_pages(nvml::Device device, int cause) const;
+  std::optional<bool> retired_pages_pending(nvml::Device device) const;
+  std::optional<nvml::RemappedRows> remapped_rows(nvml::Device device) const;
+  std::optional<unsigned> pcie_replay_counter(nvml::Device device) const;
+  std::optional<std::uint64_t> nvlink_error_counter(nvml::Device device, unsigned link, int counter) const;
+
+  // XID events: a set that the devices report critical XID errors to. nullptr and `error` set
+  // when NVML cannot (no event API, or no device supports it).
+  nvml::EventSet xid_event_set(const std::vector<nvml::Device>& devices, std::string& error) const;
+  // Waits up to timeout_ms for one event; nvml::kErrorTimeout when none came.
+  nvml::Return wait_event(nvml::EventSet set, unsigned timeout_ms, nvml::EventData& event) const;
+  void free_event_set(nvml::EventSet set) const;
 
   struct Symbols;  // the resolved entry points, in nvml.cpp
 
