@@ -111,6 +111,27 @@ TEST(Cli, NumericFlagsAreCheckedLikeTheConfig) {
   }
 }
 
+TEST(Cli, TelemetryFlagsAreChecked) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--telemetry-interval -1", "--telemetry-interval: expected 0 (off) to 60000 ms (got -1)"},
+      {"--telemetry-interval 60001", "--telemetry-interval: expected 0 (off) to 60000 ms"},
+      {"--cooldown-max-wait nan", "--cooldown-max-wait: expected a number >= 0"},
+      {"--cooldown-margin -2", "--cooldown-margin: expected a number >= 0"},
+      {"--cooldown-target 0", "--cooldown-target: expected a positive"},
+      {"--telemetry-trace /proc/gpubench-trace.csv", "/proc/gpubench-trace.csv: cannot write"}};
+  for (const auto& [flag, message] : cases) {
+    SCOPED_TRACE(flag);
+    expect_usage_error(run_gpubench(kHealthy + " " + flag), message);
+  }
+}
+
+TEST(Cli, TelemetryTraceIsWrittenWithItsHeader) {
+  const std::string path = temp_dir() + "/trace.csv";
+  const CommandResult r = run_gpubench(kHealthy + " --telemetry-interval 0 --cooldown-max-wait 0 --telemetry-trace " + path);
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(read_file(path).rfind("t_s,gpu,benchmark,sm_clock_mhz,", 0), 0u) << read_file(path);
+}
+
 TEST(Cli, OutWhereNothingCanBeCreatedIsRefusedBeforeRunning) {
   // /proc refuses new files even to root.
   expect_usage_error(run_gpubench(kHealthy + " --out /proc/gpubench-run.json"), "/proc/gpubench-run.json: cannot write");

@@ -26,9 +26,7 @@ void read_cc(const JsonAt& gpu, GpuInfo& info) {
 }  // namespace
 
 json to_json(const GpuInfo& g) {
-  json windows = json::array();
-  for (const CounterWindow& w : g.error_counters) windows.push_back(to_json(w));
-  return {
+  json out = {
       {"index", g.index}, {"name", g.name}, {"uuid", g.uuid}, {"pci_bus_id", g.pci_bus_id},
       {"sm_count", g.sm_count}, {"cc", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
       {"memory_bytes", g.memory_bytes}, {"l2_bytes", g.l2_bytes},
@@ -39,8 +37,13 @@ json to_json(const GpuInfo& g) {
       {"nvlink", {{"links_active", g.nvlinks_active}, {"gbps_per_link", g.nvlink_gbps_per_link}}},
       {"numa_node", g.numa_node}, {"ecc_enabled", bool_or_null(g.ecc_enabled)},
       {"mig_mode", bool_or_null(g.mig_mode)}, {"power_limit_w", g.power_limit_w},
-      {"error_counters", windows},
   };
+  // Absent, not empty, where the run recorded none: the file then reads as one from before.
+  if (!g.error_counters.empty()) {
+    json& windows = out["error_counters"] = json::array();
+    for (const CounterWindow& w : g.error_counters) windows.push_back(to_json(w));
+  }
+  return out;
 }
 
 GpuInfo read_gpu_info(const JsonAt& gpu) {

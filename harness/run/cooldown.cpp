@@ -4,10 +4,13 @@
 #include <chrono>
 #include <thread>
 
-#include "harness/report/context.h"
 
 namespace gpubench {
 namespace {
+
+// nvmlClocksEventReasonSwThermalSlowdown | HwThermalSlowdown. Power or external slowdowns are
+// left out: a GPU held down by one of those at idle would make every benchmark wait in vain.
+constexpr std::uint64_t kThermalSlowdown = 0x20 | 0x40;
 
 std::optional<double> target_of(int device, const TelemetrySettings& s) {
   if (s.cooldown_target_c) return s.cooldown_target_c;
@@ -42,7 +45,7 @@ CooldownRecord cool_down(GpuProbe& probe, const std::vector<int>& devices, const
         return record;
       }
       if (!hottest || *r.temp_c > *hottest) hottest = r.temp_c, target = device_target;
-      if (*r.temp_c > *device_target || is_throttled(r.clock_event_reasons.value_or(0))) idle = false;
+      if (*r.temp_c > *device_target || (r.clock_event_reasons.value_or(0) & kThermalSlowdown)) idle = false;
     }
     record.temp_c = hottest;
     record.target_c = target;

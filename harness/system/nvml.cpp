@@ -8,6 +8,8 @@
 
 namespace gpubench {
 
+using nvml_detail::query;
+
 namespace {
 
 template <typename F>
