@@ -7,6 +7,7 @@
 #include "harness/report/context.h"
 #include "harness/system/nvml.h"
 #include "harness/system/capture.h"
+#include "harness/system/gpu_probe.h"
 #include "tests/test_support.h"
 
 namespace gpubench {
@@ -276,7 +277,8 @@ TEST(ContextCapture, NoGpuGivesNoGpusAndAReason) {
   EXPECT_NE(format_info(c).find("No usable GPU: " + c.gpu_error), std::string::npos);
   EXPECT_TRUE(to_json(c)["gpus"].empty());
   if (!Nvml::get().available()) {
-    EXPECT_FALSE(read_telemetry(0).has_value());
+    EXPECT_FALSE(nvml_probe().available());
+    EXPECT_FALSE(nvml_probe().read(0).temp_c);  // unreadable, never 0
   }
 }
 

@@ -11,6 +11,7 @@ namespace gpubench {
 namespace {
 
 using namespace testing::check;
+using testing::ResultBuilder;
 
 ErrorCounters h200_counters(std::uint64_t uncorrected = 0, std::uint64_t replays = 3) {
   ErrorCounters c;
@@ -118,7 +119,8 @@ TEST(CheckCounters, UncorrectableEccFailsNamingGpuSuiteAndCount) {
 
 TEST(CheckCounters, PcieReplaysAreARatePerMinute) {
   EXPECT_FALSE(find_line(check_with(h200_counters(0, 3 + 16)), "health/gpu3/pcie_replay"));  // 16 in 2 min: ok
-  const CheckLine* line = find_line(check_with(h200_counters(0, 3 + 17)), "health/gpu3/pcie_replay");
+  const CheckReport r = check_with(h200_counters(0, 3 + 17));
+  const CheckLine* line = find_line(r, "health/gpu3/pcie_replay");
   ASSERT_NE(line, nullptr);
   EXPECT_EQ(line->result, LineResult::kFail);
   EXPECT_EQ(line->note, "gemm: 17 PCIe replays in 120 s, limit 8 per minute");
@@ -131,7 +133,8 @@ TEST(CheckCounters, NvlinkReplayAndCrcRateFail) {
   ErrorCounters after = h200_counters();
   after.nvlinks[1].replay = 1;
   after.nvlinks[0].crc_flit = 100 * 120 + 1;
-  const CheckLine* line = find_line(check_with(after), "health/gpu3/nvlink_errors");
+  const CheckReport r = check_with(after);
+  const CheckLine* line = find_line(r, "health/gpu3/nvlink_errors");
   ASSERT_NE(line, nullptr);
   EXPECT_EQ(line->result, LineResult::kFail);
   EXPECT_EQ(line->note, "gemm: link 0: 100 CRC errors/s; link 1: 1 replays");

@@ -99,7 +99,12 @@ class NvmlProbe : public GpuProbe {
       return std::nullopt;
     }
     nvml::EventData event{};
-    if (nvml_.wait_event(set, static_cast<unsigned>(timeout_ms), event) != nvml::kSuccess) return std::nullopt;
+    const nvml::Return rc = nvml_.wait_event(set, static_cast<unsigned>(timeout_ms), event);
+    if (rc != nvml::kSuccess) {
+      // An error that returns at once (a GPU lost) must not turn the watch into a busy loop.
+      if (rc != nvml::kErrorTimeout) std::this_thread::sleep_for(std::chrono::milliseconds(timeout_ms));
+      return std::nullopt;
+    }
     std::lock_guard<std::mutex> lock(mutex_);
     const auto device = watched_.find(event.device);
     return DeviceXid{device == watched_.end() ? -1 : device->second, event.event_data};
