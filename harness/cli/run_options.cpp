@@ -21,7 +21,7 @@ void add_run_options(CLI::App& app, RunCommandLine& line) {
   app.add_option("--telemetry-trace", line.telemetry_trace_path, "write every telemetry sample to this CSV file");
   app.add_option("--cooldown-margin", run.cooldown_margin_c, "before a benchmark, wait until its GPUs are within this many C of idle (10)");
   app.add_option("--cooldown-target", run.cooldown_target_c, "...or at or below this temperature in C (instead of the margin)");
-  app.add_option("--cooldown-max-wait", run.cooldown_max_wait_s, "longest cooldown wait in s (30; 0 = none; --quick: 0)");
+  app.add_option("--cooldown-max-wait", run.cooldown_max_wait_s, "longest cooldown wait in s (10; 0 = none; --quick: 0)");
   app.add_flag("--no-isolate", line.no_isolate, "run in this process instead of a worker per family (debugging)");
   line.list = app.add_subcommand("list", "families, their axes and defaults");
   line.list->add_option("--suite", line.list_suites, "only these suites")->delimiter(',');

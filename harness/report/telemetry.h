@@ -17,7 +17,7 @@ struct TelemetrySettings {
   int interval_ms = 50;                     // 0: no sampling at all
   double cooldown_margin_c = 10;            // idle is within this of the GPU's idle temperature...
   std::optional<double> cooldown_target_c;  // ...or at or below this temperature, when set
-  double cooldown_max_wait_s = 30;          // 0: no cooldown
+  double cooldown_max_wait_s = 10;          // 0: no cooldown; bounds what a sweep of short benchmarks can add
   std::map<int, double> idle_temp_c;        // per CUDA ordinal, read before the first benchmark
 };
 
