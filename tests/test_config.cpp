@@ -237,8 +237,6 @@ TEST(Config, WrongTypes) {
 
 // A per-device family's gpu axis names GPUs as gpuN. Anything else must be a usage error here;
 // otherwise Params::gpu() throws std::invalid_argument during expansion and the process dies.
-// HARNESS BUG (fails until fixed): harness/config.cpp check_axis_values accepts any string for
-// a kGpu axis. See the report.
 TEST(Config, GpuAxisValuesMustNameGpus) {
   expect_rejected({{"families", {{"memory/stream", {{"gpu", {"gpu0", "banana"}}}}}}},
                   "/families/memory/stream/gpu/1", "banana");
