@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from peer_timing import time_op
+from peer_timing import add_case_arguments, peer_line, random_signed, start_device, time_op
 
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "torch_flash": SDPBackend.FLASH_ATTENTION}
@@ -40,9 +40,7 @@ def gpubench_name(family, impl, dtype, model, b, s, causal, device):
 
 
 def rand(shape, dtype, requires_grad):
-    magnitude = torch.rand(*shape, device="cuda") * 0.75 + 0.25
-    sign = torch.randint(0, 2, shape, device="cuda") * 2 - 1
-    return (magnitude * sign).to(dtype).requires_grad_(requires_grad)
+    return random_signed(shape, dtype).requires_grad_(requires_grad)
 
 
 def run_case(impl, dtype, shape, causal, backward, args):
@@ -84,10 +82,7 @@ def main():
     parser.add_argument("--types", default="fp16,bf16")
     parser.add_argument("--impls", default="cudnn,torch_flash")
     parser.add_argument("--backward", default="fp16:0", help="type:causal of the one forward+backward case, or ''")
-    parser.add_argument("--filter", default="", help="substring a name must contain")
-    parser.add_argument("--warmup", type=float, default=0.1, help="seconds of warm-up per case")
-    parser.add_argument("--samples", type=int, default=30)
-    parser.add_argument("--device", type=int, default=0)
+    add_case_arguments(parser, warmup_s=0.1)
     args = parser.parse_args()
     try:
         shapes = parse_cases(args)
@@ -95,13 +90,9 @@ def main():
     except (OSError, KeyError, ValueError) as error:
         print(f"torch_attention.py: {error}", file=sys.stderr)
         return 2
-    if args.samples < 1 or args.warmup < 0:
-        print("torch_attention.py: --samples must be positive, --warmup not negative", file=sys.stderr)
-        return 2
-    if not torch.cuda.is_available():
-        print("torch_attention.py: no CUDA device", file=sys.stderr)
-        return 3
-    torch.cuda.set_device(args.device)
+    started = start_device(args, "torch_attention.py")
+    if started != 0:
+        return started
     for model, batch, seq, (heads, head_dim) in shapes:
         run_shape(args, model, batch, seq, (batch, heads, seq, head_dim))
     return 0
@@ -134,7 +125,7 @@ def run_shape(args, model, batch, seq, shape):
         name = gpubench_name(family, impl, dtype, model, batch, seq, causal, args.device)
         if args.filter not in name:
             continue
-        line = {"name": name, "peer": "torch", "torch": torch.__version__, "cudnn": torch.backends.cudnn.version()}
+        line = peer_line(name)
         try:
             line.update(run_case(impl, dtype, shape, causal, backward, args))
         except RuntimeError as error:  # a backend that cannot run the case is a line, not the end

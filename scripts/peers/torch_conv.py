@@ -19,7 +19,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from peer_timing import time_op
+from peer_timing import add_case_arguments, peer_line, random_signed, start_device, time_op
 
 PRECISIONS = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
@@ -72,9 +72,7 @@ def run_case(name, layer, n, precision, layout, pass_name, args):
         return torch.ops.aten.convolution_backward(dy, x, w, None, *backward_args, mask)
 
     def rand(*shape):
-        magnitude = torch.rand(*shape, device="cuda") * 0.75 + 0.25
-        sign = torch.randint(0, 2, shape, device="cuda") * 2 - 1
-        return (magnitude * sign).to(dtype).contiguous(memory_format=memory_format)
+        return random_signed(shape, dtype).contiguous(memory_format=memory_format)
 
     x = rand(n, layer["c"], *spatial)
     w = rand(layer["k"], layer["c"] // groups, *filt)
@@ -88,8 +86,7 @@ def run_case(name, layer, n, precision, layout, pass_name, args):
         else:
             op = lambda: backward([False, True, False])
         seconds = time_op(op, args.warmup, args.samples)
-    return {"name": name, "peer": "torch", "torch": torch.__version__, "cudnn": torch.backends.cudnn.version(),
-            "time_us": seconds * 1e6, "tflops": flops(layer, n) / seconds / 1e12}
+    return {**peer_line(name), "time_us": seconds * 1e6, "tflops": flops(layer, n) / seconds / 1e12}
 
 
 def main():
@@ -100,19 +97,15 @@ def main():
     parser.add_argument("--types", default="fp32,tf32,fp16,bf16")
     parser.add_argument("--layouts", default="nhwc")
     parser.add_argument("--passes", default="forward,backward_data,backward_filter")
-    parser.add_argument("--filter", default="", help="substring a name must contain")
     parser.add_argument("--all-backward", action="store_true", help="gradients of every layer, not only the 3x3 ones")
-    parser.add_argument("--warmup", type=float, default=0.05, help="seconds of warm-up per case")
-    parser.add_argument("--samples", type=int, default=30)
-    parser.add_argument("--device", type=int, default=0)
+    add_case_arguments(parser, warmup_s=0.05)
     args = parser.parse_args()
-    if args.n < 1 or args.samples < 1 or args.warmup < 0:
-        print("torch_conv.py: --n and --samples must be positive, --warmup not negative", file=sys.stderr)
+    if args.n < 1:
+        print("torch_conv.py: --n must be positive", file=sys.stderr)
         return 2
-    if not torch.cuda.is_available():
-        print("torch_conv.py: no CUDA device", file=sys.stderr)
-        return 3
-    torch.cuda.set_device(args.device)
+    started = start_device(args, "torch_conv.py")
+    if started != 0:
+        return started
     torch.backends.cudnn.benchmark = True
     for path in sorted(glob.glob(os.path.join(args.layers, "*.json"))):
         net = os.path.splitext(os.path.basename(path))[0]
