@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz/fuzz_input.h"
 #include "harness/analysis/baseline.h"
 #include "harness/analysis/check.h"
 
@@ -30,15 +31,12 @@ const gpubench::ResultFile& fixed_run() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpubench;
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  try {
+  return fuzz::load_or_refuse(data, size, [](const std::string& text) {
     const Baseline baseline = parse_baseline_text(text, "fuzz.json");
     const Baseline again = parse_baseline(to_json(baseline), "again.json");
     if (to_json(again) != to_json(baseline)) __builtin_trap();  // writing must round-trip
     suites_for(baseline);
     render_check(check_run(baseline, fixed_run()), "table");
     verify_applies_to(baseline, fixed_run());
-  } catch (const UsageError&) {
-  }
-  return 0;
+  });
 }

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz/fuzz_input.h"
 #include "harness/core/family.h"
-#include "harness/report/exit_codes.h"
 #include "harness/run/config.h"
 
 namespace {
@@ -25,11 +25,8 @@ void register_families() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpubench;
   register_families();
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  try {
-    parse_config(nlohmann::json::parse(text), "fuzz.json");
-  } catch (const nlohmann::json::exception&) {
-  } catch (const UsageError&) {
-  }
-  return 0;
+  return fuzz::load_or_refuse(data, size, [](const std::string& text) {
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (!doc.is_discarded()) parse_config(doc, "fuzz.json");  // not JSON: the file reader's refusal
+  });
 }

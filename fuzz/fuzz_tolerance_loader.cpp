@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "fuzz/fuzz_input.h"
 #include "harness/analysis/tolerances.h"
 
 namespace {
@@ -25,15 +26,12 @@ const gpubench::ResultFile& fixed_run() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpubench;
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  try {
+  return fuzz::load_or_refuse(data, size, [](const std::string& text) {
     const nlohmann::json doc = parse_json_text(text, "fuzz.json");
     const Tolerances tolerances = parse_tolerances(JsonAt(doc, "fuzz.json"));
     const Tolerances again = parse_tolerances(JsonAt(to_json(tolerances), "again.json"));
     if (to_json(again) != to_json(tolerances)) __builtin_trap();  // writing must round-trip
     for (const BenchmarkResult& b : fixed_run().benchmarks) tolerances.pct_for(b, b.primary_metric, 3);
     validate_tolerances(tolerances, "fuzz.json", {&fixed_run()});
-  } catch (const UsageError&) {
-  }
-  return 0;
+  });
 }
