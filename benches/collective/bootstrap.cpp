@@ -1,18 +1,15 @@
 #include "benches/collective/bootstrap.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include "harness/core/number_text.h"
 
 namespace gpubench::collective {
 
 namespace {
-std::string exact(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
-}
+std::string exact(double value) { return significant_text(value, 17); }
 }  // namespace
 
 double slowest(Bootstrap& bootstrap, double seconds) {

@@ -1,19 +1,14 @@
 #include "benches/transfer/transfer.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
+#include "harness/core/number_text.h"
 #include "kernels/pointer_chase.cuh"
 
 namespace gpubench::transfer {
 namespace {
 
-std::string format_gbps(double gbps) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", gbps);
-  return text;
-}
+std::string format_gbps(double gbps) { return significant_text(gbps, 4); }
 
 std::string gpu_name(int device) { return "gpu" + std::to_string(device); }
 
@@ -177,12 +172,6 @@ NumaChoice choose_numa_node(const std::string& placement, int gpu_node, const st
     choice.skip_reason = "numa:remote: only one NUMA node with CPUs and memory";
   }
   return choice;
-}
-
-int reps_for(double op_s, double target_s, int max_reps) {
-  if (!(op_s > 0)) return 1;
-  const double wanted = std::ceil(target_s / op_s);
-  return static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(std::max(max_reps, 1))));
 }
 
 std::vector<std::uint64_t> make_stride_cycle(std::size_t working_set_bytes) {
