@@ -2,6 +2,8 @@
 // memory, or from a peer GPU's memory, by pointer chase: nvbandwidth's host_device_latency_sm
 // and device_to_device_latency_sm. Two families, since only the peer one needs two GPUs.
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include "benches/transfer/host_memory.h"
 #include "benches/transfer/support.h"
@@ -72,26 +74,30 @@ void run_peer_latency(State& s) {
   chase(s, buffer.as<const std::uint64_t>(), chain);
 }
 
+// A pointer-chase family with the axes make_chain reads, first in both families' names.
+Family& chase_family(const std::string& name, std::string description) {
+  return gpubench::family(name)
+      .describe(std::move(description))
+      .axis_str("pattern", {"stride", "random"})
+      .axis_int("working_set_bytes", {kWorkingSetBytes});
+}
+
 const auto& host_latency_family =
-    gpubench::family("transfer/host_latency")
-        .describe("One GPU thread chasing pointers through pinned host memory mapped into the GPU: ns per dependent "
-                  "load (nvbandwidth's host_device_latency_sm). pattern stride: each 128-byte line points to the "
-                  "next, wrapping, as nvbandwidth; random: a random cycle over the same lines. Host buffer on the "
-                  "GPU's NUMA node (numa:local) or another (numa:remote)")
-        .axis_str("pattern", {"stride", "random"})
-        .axis_int("working_set_bytes", {kWorkingSetBytes})
+    chase_family("transfer/host_latency",
+                 "One GPU thread chasing pointers through pinned host memory mapped into the GPU: ns per dependent "
+                 "load (nvbandwidth's host_device_latency_sm). pattern stride: each 128-byte line points to the "
+                 "next, wrapping, as nvbandwidth; random: a random cycle over the same lines. Host buffer on the "
+                 "GPU's NUMA node (numa:local) or another (numa:remote)")
         .axis_str("numa", {"local", "remote"}, {"local"})
         .per_device()
         .run(run_host_latency);
 
 const auto& peer_latency_family =
-    gpubench::family("transfer/peer_latency")
-        .describe("One thread of a GPU (gpu) chasing pointers through another GPU's memory (peer), peer access "
-                  "enabled: ns per dependent load over NVLink or PCIe peer-to-peer (nvbandwidth's "
-                  "device_to_device_latency_sm); skipped, with the reason, where the pair has no peer access. "
-                  "pattern as in transfer/host_latency")
-        .axis_str("pattern", {"stride", "random"})
-        .axis_int("working_set_bytes", {kWorkingSetBytes})
+    chase_family("transfer/peer_latency",
+                 "One thread of a GPU (gpu) chasing pointers through another GPU's memory (peer), peer access "
+                 "enabled: ns per dependent load over NVLink or PCIe peer-to-peer (nvbandwidth's "
+                 "device_to_device_latency_sm); skipped, with the reason, where the pair has no peer access. "
+                 "pattern as in transfer/host_latency")
         .axis_gpus("peer")
         .per_device()
         .where(keep_peer_latency_case)
