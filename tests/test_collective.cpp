@@ -110,13 +110,6 @@ TEST(CollectiveModel, RotationSpansTwiceTheL2) {
   EXPECT_GE(rotation_slots(3 << 20, l2) * (3u << 20), 2 * l2);
 }
 
-TEST(CollectiveModel, OpsPerSample) {
-  EXPECT_EQ(ops_per_sample(1e-5, 1e-3, 1000), 100);
-  EXPECT_EQ(ops_per_sample(5e-3, 1e-3, 1000), 1);
-  EXPECT_EQ(ops_per_sample(1e-9, 1e-3, 1000), 1000);
-  EXPECT_EQ(ops_per_sample(0, 1e-3, 1000), 1);
-}
-
 TEST(CollectiveBootstrap, LauncherWorldSize) {
   auto env = [](std::map<std::string, std::string> vars) {
     return [vars](const char* name) -> const char* {

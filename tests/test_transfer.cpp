@@ -221,13 +221,6 @@ TEST(TransferNuma, CpuListsAndPageablePlacement) {
   ScopedCpuAffinity pinned(nodes.back());  // must not throw, and restores on scope exit
 }
 
-TEST(TransferSamples, RepsForATargetDuration) {
-  EXPECT_EQ(reps_for(20e-3, 2e-3, 100), 1);
-  EXPECT_EQ(reps_for(1e-3, 2e-3, 100), 2);
-  EXPECT_EQ(reps_for(1e-6, 2e-3, 100), 100);
-  EXPECT_EQ(reps_for(0, 2e-3, 100), 1);
-}
-
 TEST(TransferData, HostPatternChecks) {
   std::vector<std::uint32_t> words((std::size_t{8} << 20) / 4);  // large enough to split over threads
   const std::size_t bytes = words.size() * 4;

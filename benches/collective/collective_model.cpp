@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <stdexcept>
 
 namespace gpubench::collective {
@@ -128,11 +127,6 @@ int rank_device(int local_rank, const std::vector<int>& devices) {
 std::size_t rotation_slots(std::size_t footprint_bytes, std::size_t l2_bytes) {
   if (footprint_bytes == 0 || footprint_bytes >= 2 * l2_bytes) return 1;
   return (2 * l2_bytes + footprint_bytes - 1) / footprint_bytes;
-}
-
-int ops_per_sample(double op_s, double target_s, int max_ops) {
-  if (!(op_s > 0)) return 1;
-  return static_cast<int>(std::clamp(std::ceil(target_s / op_s), 1.0, static_cast<double>(max_ops)));
 }
 
 }  // namespace gpubench::collective

@@ -61,8 +61,4 @@ int rank_device(int local_rank, const std::vector<int>& devices);
 // needs so that it spans at least twice the L2: 1 where one slot already does.
 std::size_t rotation_slots(std::size_t footprint_bytes, std::size_t l2_bytes);
 
-// Operations per sample so that a sample lasts about `target_s` (nccl-tests' -n): at least 1,
-// at most `max_ops`.
-int ops_per_sample(double op_s, double target_s, int max_ops);
-
 }  // namespace gpubench::collective

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "benches/collective/collective_model.h"
+#include "harness/core/batching.h"
 
 namespace gpubench::collective {
 namespace {
@@ -64,7 +65,7 @@ DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings
     engine.run(1);  // loads NCCL's kernels and connects its channels
     first_s = engine.run(1);
   });
-  outcome.ops_per_sample = ops_per_sample(slowest(bootstrap, first_s), settings.sample_target_s, settings.max_ops);
+  outcome.ops_per_sample = batch_size(slowest(bootstrap, first_s), settings.sample_target_s, settings.max_ops);
   const int ops = outcome.ops_per_sample;
   auto timed = [&] {
     const double seconds = slowest(bootstrap, engine.run(ops));

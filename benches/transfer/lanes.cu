@@ -5,6 +5,7 @@
 
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
+#include "harness/core/batching.h"
 #include "harness/core/cuda_check.h"
 #include "kernels/copy.cuh"
 
@@ -60,12 +61,12 @@ void measure_lanes(State& s, const std::vector<Lane>& lanes, Hold hold) {
   // Blocked, it overstates short copies by their enqueue cost: one blocked sample at the first
   // guess refines it.
   const double first_s = region.run(nullptr, reps_of(1), /*blocked=*/false).span_s;
-  int reps = reps_for(first_s, kSampleTargetS, max_reps);
+  int reps = batch_size(first_s, kSampleTargetS, max_reps);
   int warmup_reps = 0;
   if (hold == Hold::kBlocked) {
     if (first_s < kWarmupBelowS) warmup_reps = kWarmupReps;
     const auto warmup = warmup_reps > 0 ? TimedRegion::Enqueue(reps_of(warmup_reps)) : TimedRegion::Enqueue();
-    reps = reps_for(region.run(warmup, reps_of(reps)).span_s / reps, kSampleTargetS, max_reps);
+    reps = batch_size(region.run(warmup, reps_of(reps)).span_s / reps, kSampleTargetS, max_reps);
   }
   const auto warmup = warmup_reps > 0 ? TimedRegion::Enqueue(reps_of(warmup_reps)) : TimedRegion::Enqueue();
   const TimedRegion::Enqueue timed = reps_of(reps);

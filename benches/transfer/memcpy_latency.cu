@@ -5,6 +5,7 @@
 #include "benches/transfer/host_memory.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
+#include "harness/core/batching.h"
 #include "harness/core/gpubench.h"
 
 namespace {
@@ -45,7 +46,7 @@ void run_memcpy_latency(State& s) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < kCalibrationTrips; ++i) round_trip();
   const double trip_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / kCalibrationTrips;
-  const int trips = reps_for(trip_s, kCallTargetS, kMaxRoundTrips);
+  const int trips = batch_size(trip_s, kCallTargetS, kMaxRoundTrips);
 
   s.report_time_as("latency_us", "us", 1e6);
   s.set_primary_metric("latency_us");

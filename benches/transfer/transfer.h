@@ -76,10 +76,6 @@ struct NumaChoice {
 NumaChoice choose_numa_node(const std::string& placement, int gpu_node, const std::vector<int>& nodes,
                             const std::string& numa_unavailable_reason);
 
-// ---- samples ----
-// Operations per sample so that one lasts about `target_s`, given one takes `op_s`.
-int reps_for(double op_s, double target_s, int max_reps);
-
 // The chain nvbandwidth's latency tests chase: node i (one per 128-byte line) points to node
 // i + 1, wrapping, in element indices as kernels/pointer_chase.cuh reads them.
 std::vector<std::uint64_t> make_stride_cycle(std::size_t working_set_bytes);

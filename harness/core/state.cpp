@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <cmath>
 
+#include "harness/core/batching.h"
 #include "harness/core/cuda_check.h"
 #include "harness/core/l2_flush.h"
 #include "harness/core/streams.h"
@@ -116,7 +117,7 @@ void State::sample_loop(const std::function<double()>& sample, int ops_per_sampl
 
 int State::batch_for(double op_s) const {
   if (flush_l2_ || op_s >= settings_.batch_below_s) return 1;
-  return std::clamp(static_cast<int>(std::ceil(settings_.batch_target_s / std::max(op_s, 1e-7))), 1, kMaxBatch);
+  return batch_size(std::max(op_s, 1e-7), settings_.batch_target_s, kMaxBatch);
 }
 
 std::function<double()> State::event_sample(const std::function<void(cudaStream_t)>& op, int ops,
