@@ -84,9 +84,8 @@ double State::warm_up(const std::function<double()>& sample) {
   std::vector<double> seconds;
   while (seconds.empty() || now_s() - start < settings_.warmup_s) seconds.push_back(sample());
   // The fastest call, the operation's own time free of the stalls some calls meet: batching is
-  // decided from it, and a slow call (or a median that straddles the threshold, as a 16 us
-  // STREAM write does) would flip a benchmark between batched and unbatched from one process
-  // to the next (an L2-sized STREAM read then reads 76 instead of 296 GB/s).
+  // decided from it, and one slow call (or a median near the threshold) would flip a benchmark
+  // between batched and unbatched from one process to the next, moving its figure several-fold.
   return *std::min_element(seconds.begin(), seconds.end());
 }
 
