@@ -54,5 +54,25 @@ TEST(Tune, TiesGoToTheFirstAndIndicesAreChecked) {
   EXPECT_THROW(choice_record(timings, 3, 0), std::out_of_range);
 }
 
+TEST(Tune, TheHeuristicsPickIsKeptUnlessAnotherRankedFasterByMoreThanTheMargin) {
+  const std::vector<double> close_us = {10.0, 9.9, 10.5};  // 1 % faster: inside a 2 % margin
+  const auto close = time_candidates(kCandidates, [&](std::size_t i) { return close_us[i]; });
+  EXPECT_EQ(chosen_candidate(close, 0, 0.02), 0u);
+  EXPECT_EQ(chosen_candidate(close, 0, 0.0), 1u);
+  const std::vector<double> clear_us = {10.0, 9.0, 10.5};  // 10 % faster
+  const auto clear = time_candidates(kCandidates, [&](std::size_t i) { return clear_us[i]; });
+  EXPECT_EQ(chosen_candidate(clear, 0, 0.02), 1u);
+  EXPECT_EQ(chosen_candidate(clear, 2, 0.02), 1u);  // the pick may be any index
+}
+
+TEST(Tune, AFailedHeuristicPickLeavesTheFastest) {
+  const auto timings = time_candidates(kCandidates, [](std::size_t i) -> double {
+    if (i == 0) throw std::runtime_error("CUBLAS_STATUS_NOT_SUPPORTED");
+    return i == 1 ? 12.0 : 11.9;
+  });
+  EXPECT_EQ(chosen_candidate(timings, 0, 0.02), 2u);
+  EXPECT_FALSE(chosen_candidate(time_candidates(kCandidates, [](std::size_t) -> double { throw std::runtime_error("no"); }), 0, 0.02));
+}
+
 }  // namespace
 }  // namespace gpubench

@@ -186,7 +186,8 @@ void run_gemm(State& s, const GemmSpec& spec) {
 }
 
 Family& gemm_family(const std::string& name, const std::string& description, ShapeUse use) {
-  Family& f = family(name).describe(description + " Types: " + precision_description());
+  Family& f = family(name).describe(description + " " + power_limited_description() +
+                                    " Types: " + precision_description());
   f.axis_str("type", precision_names(), {"bf16"});
   if (use == ShapeUse::kStrided) f.axis_int("batch", declared_values("batch", use));
   const std::vector<std::pair<std::string, std::vector<std::int64_t>>> quick = {
@@ -198,15 +199,14 @@ Family& gemm_family(const std::string& name, const std::string& description, Sha
     f.axis_str("l2", {"hot", "cold"});
   else
     f.axis_str("algo", {"heuristic", "best"}, {"heuristic"});
-  // 16 candidates of a 16384-cube FP32 GEMM outlast the run's default limit.
+  // 16 candidates of a 16384-cube FP32 GEMM outlast the run's default limit. Ranked on a burst,
+  // a faster but hungrier tile wins tuning and then measures below the heuristic's pick once the
+  // GPU's power cap holds its clocks down (BF16 8192^3 on an H200): the settle comes first.
   FamilySettings settings;
   settings.timeout_s = 300;
-  // Ranked on a burst, a faster but hungrier tile wins tuning and then measures below the
-  // heuristic's pick once the GPU's power cap holds its clocks down (BF16 8192^3 on an H200).
-  settings.tune_settle_s = 0.1;
   return f.per_device()
       .needs_library("cublasLt")
-      .settings(settings)
+      .settings(power_limited(settings))
       .where([use](const Params& p) { return listed_shape(p, use); })
       .run([](State& s) { run_gemm(s, spec_of(s.params())); });
 }

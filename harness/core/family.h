@@ -87,10 +87,19 @@ struct FamilySettings {
   std::optional<double> timeout_s;   // hard limit per benchmark, enforced by the supervisor
   std::optional<double> max_time_s;  // soft limit on sampling per benchmark
   std::optional<int> min_samples;
-  // How long each tune candidate runs before it is sampled: a power-capped GEMM must be ranked
-  // at the clocks it settles to under load, the regime its measurement runs in.
-  std::optional<double> tune_settle_s;
+  // A power-capped GPU runs the first ~100 ms of heavy load at its boost clock and then settles
+  // lower (an H200 BF16 GEMM: 1980 MHz, then about 1700). Where a family's figures depend on it,
+  // these give every measurement the same history (State::measure):
+  std::optional<double> rest_s;    // the GPU idles this long before the measurement starts
+  std::optional<double> burst_s;   // measured time just after the rest, reported as <rate>_burst
+  std::optional<double> settle_s;  // load before the samples (and before each tune candidate's)
 };
+
+// `base` with the rest, burst and settle of a family that loads a power-capped GPU to its limit
+// (GEMM, convolution): its figure is the rate the GPU holds, its _burst figure the boost rate.
+FamilySettings power_limited(FamilySettings base);
+// What power_limited's timing means, for family descriptions.
+std::string power_limited_description();
 
 class Family {
  public:

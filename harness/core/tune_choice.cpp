@@ -27,6 +27,14 @@ std::optional<std::size_t> fastest_candidate(const std::vector<CandidateTiming>&
   return best;
 }
 
+std::optional<std::size_t> chosen_candidate(const std::vector<CandidateTiming>& timings, std::size_t heuristic_index,
+                                            double margin) {
+  const auto fastest = fastest_candidate(timings);
+  if (!fastest || heuristic_index >= timings.size() || !timings[heuristic_index].median_us) return fastest;
+  const double heuristic_us = *timings[heuristic_index].median_us;
+  return *timings[*fastest].median_us < heuristic_us * (1 - margin) ? fastest : heuristic_index;
+}
+
 nlohmann::json choice_record(const std::vector<CandidateTiming>& timings, std::size_t chosen,
                              std::size_t heuristic_index) {
   if (chosen >= timings.size() || heuristic_index >= timings.size())

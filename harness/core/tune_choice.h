@@ -26,6 +26,12 @@ std::vector<CandidateTiming> time_candidates(const std::vector<std::pair<std::st
 // The fastest candidate that did not fail; nullopt when every one failed (ties: the first).
 std::optional<std::size_t> fastest_candidate(const std::vector<CandidateTiming>& timings);
 
+// The candidate tune measures: the fastest, unless the library's own pick (heuristic_index)
+// ran and is within `margin` (a fraction) of it. Rankings of a power-capped GPU move by about
+// a percent, and the winner of a race that close measures slower than it ranked.
+std::optional<std::size_t> chosen_candidate(const std::vector<CandidateTiming>& timings, std::size_t heuristic_index,
+                                            double margin);
+
 // {"chosen": identity, "chosen_index", "heuristic": identity of timings[heuristic_index],
 //  "heuristic_index", "candidates": [{"label", "median_us", "status", "error"?}]}
 nlohmann::json choice_record(const std::vector<CandidateTiming>& timings, std::size_t chosen,

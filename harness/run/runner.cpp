@@ -75,7 +75,9 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings) 
   if (family.timeout_s) own.timeout_s = *family.timeout_s;
   if (family.max_time_s) own.stop.max_time_s = *family.max_time_s;
   if (family.min_samples) own.stop.min_samples = *family.min_samples;
-  if (family.tune_settle_s) own.tune_settle_s = *family.tune_settle_s;
+  if (family.rest_s) own.rest_s = *family.rest_s;
+  if (family.burst_s) own.burst_s = *family.burst_s;
+  if (family.settle_s) own.settle_s = *family.settle_s;
   return own;
 }
 
