@@ -13,9 +13,11 @@ namespace gpubench::collective::testing {
 
 struct FakeEngine : RankEngine {
   double op_s = 1e-5;
+  double host_latency_s = 5e-6;  // what run_host adds to run
   long long wrong = 0;
   std::string fail_in;  // "prepare", "run" or "check": throws there; "hang": run never completes
   int runs = 0;
+  int host_runs = 0;
   int aborts = 0;
   void prepare() override {
     if (fail_in == "prepare") throw std::runtime_error("out of memory");
@@ -25,6 +27,10 @@ struct FakeEngine : RankEngine {
     if (fail_in == "run") throw std::runtime_error("NCCL error");
     if (fail_in == "hang") wait_or_abort([] { return false; }, 0.02, [this] { ++aborts; });
     return op_s * ops;
+  }
+  double run_host(int ops) override {
+    ++host_runs;
+    return op_s * ops + host_latency_s;
   }
   long long check() override {
     if (fail_in == "check") throw std::runtime_error("check failed to launch");

@@ -17,7 +17,7 @@ int main() {
     engine.wrong = bootstrap.rank();
     std::vector<double> samples;
     const DriveOutcome outcome =
-        drive(bootstrap, engine, DriveSettings{}, [](double, int) {}, testing::fixed_samples(5, samples));
+        drive(bootstrap, engine, DriveSettings{}, [](double, int, double) {}, testing::fixed_samples(5, samples));
     if (bootstrap.rank() == 0)
       std::printf("{\"ranks\": %d, \"ops\": %d, \"sample_s\": %.9g, \"samples\": %zu, \"wrong\": %lld}\n",
                   bootstrap.size(), outcome.ops_per_sample, samples.empty() ? 0.0 : samples.front(), samples.size(),

@@ -146,7 +146,7 @@ WorldRun run_world(int ranks, const std::function<void(int, testing::FakeEngine&
       setup(r, engine);
       std::vector<double> seen;
       try {
-        out.outcomes[r] = drive(bootstrap, engine, DriveSettings{}, [](double, int) {}, testing::fixed_samples(4, seen));
+        out.outcomes[r] = drive(bootstrap, engine, DriveSettings{}, [](double, int, double) {}, testing::fixed_samples(4, seen));
       } catch (const std::exception& e) {
         out.errors[r] = e.what();
       }
@@ -172,6 +172,25 @@ TEST(CollectiveDriver, SlowestRankCountsAndWrongElementsAreGathered) {
   EXPECT_TRUE(run.outcomes[1].wrong_by_rank.empty());
   // Followers ran exactly the leader's samples: the two first runs, the warm-up, four samples.
   for (int r = 0; r < 3; ++r) EXPECT_EQ(run.runs[r], 2 + 1 + 4) << r;
+}
+
+TEST(CollectiveDriver, SmallCollectivesAreAlsoHostTimedAsNcclTestsDoes) {
+  testing::ThreadWorld world(1);
+  testing::ThreadBootstrap bootstrap(world, 0);
+  std::vector<double> seen, host;
+  testing::FakeEngine fast;  // 10 us: 100 a sample, so 20 of them host-timed after each
+  drive(bootstrap, fast, DriveSettings{}, [&](double, int, double h) { host.push_back(h); },
+        testing::fixed_samples(3, seen));
+  ASSERT_EQ(host.size(), 4u);  // the warm-up's and three samples
+  for (double h : host) EXPECT_DOUBLE_EQ(h, 1e-5 + 5e-6 / 20);
+  EXPECT_EQ(fast.host_runs, 4);
+  testing::FakeEngine slow;
+  slow.op_s = 1e-4;  // 10 a sample: under host_ops, so no host timing
+  host.clear();
+  drive(bootstrap, slow, DriveSettings{}, [&](double, int, double h) { host.push_back(h); },
+        testing::fixed_samples(3, seen));
+  for (double h : host) EXPECT_EQ(h, 0);
+  EXPECT_EQ(slow.host_runs, 0);
 }
 
 TEST(CollectiveDriver, OneRankFailingFailsEveryRankWithItsReason) {
@@ -212,7 +231,7 @@ TEST(CollectiveDriver, SingleRankNeedsNoPeers) {
   testing::FakeEngine engine;
   engine.wrong = 7;
   std::vector<double> seen;
-  const DriveOutcome outcome = drive(local, engine, DriveSettings{}, [](double, int) {}, testing::fixed_samples(3, seen));
+  const DriveOutcome outcome = drive(local, engine, DriveSettings{}, [](double, int, double) {}, testing::fixed_samples(3, seen));
   EXPECT_EQ(outcome.wrong, 7);
   EXPECT_EQ(seen.size(), 3u);
 }

@@ -66,14 +66,21 @@ void run_case(State& s, Kind kind) {
   if (const char* nvls = std::getenv("NCCL_NVLS_ENABLE")) s.note("nccl_nvls_enable", nvls);
 
   NcclEngine engine(clique, c, 0xC011EC7ull + static_cast<std::uint64_t>(s.get_int("bytes")), kHangS);
-  auto on_sample = [&](double seconds, int ops) {
+  const DriveSettings drive_settings;
+  s.declare_metric("time_host_us", "us", false);
+  s.note("time_host_us",
+         "host clock from enqueueing " + std::to_string(drive_settings.host_ops) +
+             " back-to-back collectives on idle GPUs to their completion, per collective (nccl-tests' timer): "
+             "where a sample holds at least that many collectives");
+  auto on_sample = [&](double seconds, int ops, double host_s) {
     if (bootstrap.rank() != 0) return;
     const double algbw = bytes * ops / seconds / 1e9;
     s.record("algbw_gbps", algbw);
     if (bus) s.record("busbw_gbps", algbw * bus_factor(kind, ranks));
+    if (host_s > 0) s.record("time_host_us", host_s * 1e6);
   };
   const DriveOutcome outcome =
-      drive(bootstrap, engine, DriveSettings{}, on_sample,
+      drive(bootstrap, engine, drive_settings, on_sample,
             [&](const std::function<double()>& sample, int ops) { s.measure_manual(sample, ops); });
   s.note("batching", outcome.ops_per_sample == 1 ? "none" : "stream");
   s.verify(outcome.wrong == 0, std::to_string(outcome.wrong) + " wrong element(s) over " + std::to_string(ranks) +

@@ -56,8 +56,8 @@ void sample_as_follower(Bootstrap& bootstrap, const std::function<double()>& tim
 
 }  // namespace
 
-DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings& settings,
-                   const std::function<void(double slowest_s, int ops)>& on_sample, const Measure& measure) {
+DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings& settings, const OnSample& on_sample,
+                   const Measure& measure) {
   DriveOutcome outcome;
   in_step(bootstrap, "set-up", [&] { engine.prepare(); });
   double first_s = 0;
@@ -67,9 +67,11 @@ DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings
   });
   outcome.ops_per_sample = batch_size(slowest(bootstrap, first_s), settings.sample_target_s, settings.max_ops);
   const int ops = outcome.ops_per_sample;
+  const bool host_timed = ops >= settings.host_ops;
   auto timed = [&] {
     const double seconds = slowest(bootstrap, engine.run(ops));
-    on_sample(seconds, ops);
+    const double host_s = host_timed ? slowest(bootstrap, engine.run_host(settings.host_ops)) / settings.host_ops : 0;
+    on_sample(seconds, ops, host_s);
     return seconds;
   };
   if (bootstrap.rank() == 0)

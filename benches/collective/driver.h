@@ -18,6 +18,8 @@ class RankEngine {
   virtual ~RankEngine() = default;
   virtual void prepare() = 0;       // buffers allocated and filled
   virtual double run(int ops) = 0;  // seconds `ops` collectives took on this rank's slowest GPU
+  // Host seconds from enqueueing `ops` collectives on idle GPUs to their completion (nccl-tests' timer).
+  virtual double run_host(int ops) = 0;
   virtual long long check() = 0;    // fresh inputs, one collective, its wrong elements
 };
 
@@ -27,6 +29,10 @@ using Measure = std::function<void(const std::function<double()>& sample, int op
 struct DriveSettings {
   double sample_target_s = 1e-3;  // a sample lasts about this long...
   int max_ops = 1000;             // ...with at most this many collectives in it
+  // Where a sample holds at least this many collectives (the small sizes, where the host's
+  // enqueue cost can exceed the GPU's time), each sample also host-times this many, as
+  // nccl-tests' default -n 20 does.
+  int host_ops = 20;
 };
 
 struct DriveOutcome {
@@ -36,8 +42,11 @@ struct DriveOutcome {
 };
 
 // Throws std::runtime_error with the failing ranks' reasons.
-DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings& settings,
-                   const std::function<void(double slowest_s, int ops)>& on_sample, const Measure& measure);
+// `on_sample` gets the slowest rank's event time of `ops` collectives and, where host-timed,
+// its host seconds per collective (else 0).
+using OnSample = std::function<void(double slowest_s, int ops, double host_s_per_op)>;
+DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings& settings, const OnSample& on_sample,
+                   const Measure& measure);
 
 // Waits until `done()` is true; past `timeout_s` calls `abort()` once and throws
 // CollectiveHung. A collective that never completes leaves its communicator unusable, so

@@ -16,6 +16,8 @@ namespace {
 // per-benchmark timeout is a few seconds past this one kills the worker first and reports the
 // benchmark as `timeout`; without one (--no-isolate) the benchmark then fails with the reason.
 constexpr double kAfterAbortS = 10;
+// run_host polls this long without sleeping before it waits as run() does.
+constexpr double kSpinS = 0.01;
 
 ncclDataType_t nccl_type(kernels::CollectiveType type) {
   switch (type) {
@@ -297,14 +299,18 @@ void NcclEngine::record(cudaEvent_t Buffers::*event) {
   }
 }
 
+bool NcclEngine::ends_reached() const {
+  for (const auto& b : buffers_)
+    if (cudaEventQuery(b.end) == cudaErrorNotReady) return false;
+  return true;
+}
+
 void NcclEngine::wait_for_ends() {
   try {
     wait_or_abort(
         [&] {
           clique_.throw_if_failed();
-          for (const auto& b : buffers_)
-            if (cudaEventQuery(b.end) == cudaErrorNotReady) return false;
-          return true;
+          return ends_reached();
         },
         timeout_s_, [&] { clique_.abort(); });
   } catch (const CollectiveHung&) {
@@ -334,6 +340,20 @@ double NcclEngine::run(int ops) {
     slowest_s = std::max(slowest_s, ms * 1e-3);
   }
   return slowest_s;
+}
+
+double NcclEngine::run_host(int ops) {
+  if (clique_.aborted()) throw std::runtime_error("the communicators were aborted after an earlier failure");
+  ScopedDevice on(clique_.members().front().device);
+  for (const auto& m : clique_.members()) GPUBENCH_CUDA(cudaStreamSynchronize(m.stream));
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < ops; ++i) enqueue_one(next_slot_++ % slots_);
+  record(&Buffers::end);
+  // Polled without sleeping, as nccl-tests does: a sleep's wake-up is longer than the collectives.
+  while (!ends_reached() && std::chrono::steady_clock::now() - start < std::chrono::duration<double>(kSpinS)) {
+  }
+  wait_for_ends();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 long long NcclEngine::check() {

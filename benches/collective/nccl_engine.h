@@ -92,6 +92,7 @@ class NcclEngine : public RankEngine {
   ~NcclEngine() override;
   void prepare() override;
   double run(int ops) override;
+  double run_host(int ops) override;
   long long check() override;
 
  private:
@@ -108,6 +109,7 @@ class NcclEngine : public RankEngine {
   void fill(std::size_t m);
   Slot slot(const Buffers& b, std::size_t index) const;
   void enqueue_one(std::size_t index);
+  bool ends_reached() const;
   void issue(const Clique::Member& member, const Slot& b);
   void issue_point_to_point(const Clique::Member& member, const Slot& b);
   void record(cudaEvent_t Buffers::*event);
