@@ -1,24 +1,33 @@
 """What the PyTorch peers share: their case and timing options, the device start-up with its exit
 codes (2 bad usage, 3 no CUDA device, as gpubench's), random data as gpubench's (magnitude
-[0.25, 1), random sign), the fields every line carries, and the timing (warm-up, then
-CUDA-event-timed runs, the median)."""
+[0.25, 1), random sign), the fields every line carries, and the timing: time_op (warm-up, then
+CUDA-event-timed runs, the median) and time_power_limited (gpubench's power-limited families'
+rest, burst and settle, with the SM clock read through NVML after each phase)."""
+import ctypes
 import statistics
 import sys
+import time
 
 import torch
 
+# gpubench's power_limited() settings (harness/core/family.cpp) and its warm-up and batching.
+REST_S, BURST_S, SETTLE_S = 0.2, 0.05, 0.15
+WARMUP_S, MIN_BURST_SAMPLES = 0.02, 3
+BATCH_BELOW_S, BATCH_TARGET_S = 20e-6, 200e-6
 
-def add_case_arguments(parser, warmup_s):
-    """--filter, --warmup, --samples and --device, spelled alike in every peer."""
+
+def add_case_arguments(parser, warmup_s=None):
+    """--filter, --samples, --device and (for peers timed with time_op) --warmup, spelled alike in every peer."""
     parser.add_argument("--filter", default="", help="substring a name must contain")
-    parser.add_argument("--warmup", type=float, default=warmup_s, help="seconds of warm-up per case")
+    if warmup_s is not None:
+        parser.add_argument("--warmup", type=float, default=warmup_s, help="seconds of warm-up per case")
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--device", type=int, default=0)
 
 
 def start_device(args, script):
     """Checks the case options and selects --device: 0, or the exit code after one line on stderr."""
-    if args.samples < 1 or args.warmup < 0:
+    if args.samples < 1 or getattr(args, "warmup", 0) < 0:
         print(f"{script}: --samples must be positive, --warmup not negative", file=sys.stderr)
         return 2
     if not torch.cuda.is_available():
@@ -59,3 +68,66 @@ def time_op(op, warmup_s, samples):
         stop.synchronize()
         times.append(start.elapsed_time(stop) / 1e3)
     return statistics.median(times)
+
+
+class SmClock:
+    """The SM clock of a GPU through NVML, or None where NVML is not there."""
+
+    def __init__(self, index):
+        self.handle = None
+        try:
+            self.nvml = ctypes.CDLL("libnvidia-ml.so.1")
+            if self.nvml.nvmlInit_v2() == 0:
+                handle = ctypes.c_void_p()
+                if self.nvml.nvmlDeviceGetHandleByIndex_v2(index, ctypes.byref(handle)) == 0:
+                    self.handle = handle
+        except OSError:
+            pass
+
+    def mhz(self):
+        if self.handle is None:
+            return None
+        value = ctypes.c_uint()
+        return value.value if self.nvml.nvmlDeviceGetClockInfo(self.handle, 1, ctypes.byref(value)) == 0 else None
+
+
+def time_power_limited(op, samples, clock):
+    """gpubench's timing of a power-limited family: {seconds, burst_seconds, sm_clock_mhz(_burst)},
+    each the median seconds of one call."""
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+    def sample(calls):
+        start.record()
+        for _ in range(calls):
+            op()
+        stop.record()
+        stop.synchronize()
+        return start.elapsed_time(stop) / 1e3
+
+    op()  # the first call selects the algorithm (cudnn.benchmark) or loads the kernel
+    torch.cuda.synchronize()
+    time.sleep(REST_S)
+    load_start = time.perf_counter()
+    fastest = min(sample(1) for _ in range(2))
+    while time.perf_counter() - load_start < WARMUP_S:
+        fastest = min(fastest, sample(1))
+    calls = 1 if fastest >= BATCH_BELOW_S else min(10000, int(BATCH_TARGET_S / max(fastest, 1e-7)) + 1)
+    burst = []
+    while len(burst) < MIN_BURST_SAMPLES or sum(burst) < BURST_S:
+        burst.append(sample(calls))
+    burst_mhz = clock.mhz()
+    while time.perf_counter() - load_start < SETTLE_S:
+        sample(calls)
+    steady = [sample(calls) for _ in range(samples)]
+    return {"seconds": statistics.median(steady) / calls, "burst_seconds": statistics.median(burst) / calls,
+            "sm_clock_mhz": clock.mhz(), "sm_clock_mhz_burst": burst_mhz}
+
+
+def power_limited_fields(timing, flops):
+    """The JSON fields of a time_power_limited result: time_us and tflops as gpubench's, with _burst."""
+    fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12,
+              "time_us_burst": timing["burst_seconds"] * 1e6, "tflops_burst": flops / timing["burst_seconds"] / 1e12}
+    for key in ("sm_clock_mhz", "sm_clock_mhz_burst"):
+        if timing[key] is not None:
+            fields[key] = timing[key]
+    return fields

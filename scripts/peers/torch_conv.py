@@ -7,8 +7,10 @@ fp32 is strict (allow_tf32 off), tf32 turns torch.backends.cudnn.allow_tf32 on, 
 in that dtype. Forward for every layer; the data and filter gradients for the 3x3 layers (every
 layer with --all-backward), as gpubench's default sweep does, each alone through
 torch.ops.aten.convolution_backward with an output mask of dx only or dw only (what autograd
-calls for a convolution). Each case: warm-up, then CUDA-event-timed runs; the median is reported
-(time_us, tflops with gpubench's flop count, which is the forward's for every pass).
+calls for a convolution). Each case is timed as gpubench's conv families are (rest, burst,
+settle: peer_timing.time_power_limited); the medians are reported (time_us and tflops after the
+settle, *_burst in the burst, tflops with gpubench's flop count, which is the forward's for every
+pass), with the SM clock after each phase.
 """
 import argparse
 import glob
@@ -19,7 +21,8 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from peer_timing import add_case_arguments, peer_line, random_signed, start_device, time_op
+from peer_timing import (SmClock, add_case_arguments, peer_line, power_limited_fields, random_signed, start_device,
+                         time_power_limited)
 
 PRECISIONS = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
@@ -85,8 +88,8 @@ def run_case(name, layer, n, precision, layout, pass_name, args):
             op = lambda: backward([True, False, False])
         else:
             op = lambda: backward([False, True, False])
-        seconds = time_op(op, args.warmup, args.samples)
-    return {**peer_line(name), "time_us": seconds * 1e6, "tflops": flops(layer, n) / seconds / 1e12}
+        timing = time_power_limited(op, args.samples, args.clock)
+    return {**peer_line(name), **power_limited_fields(timing, flops(layer, n))}
 
 
 def main():
@@ -98,7 +101,7 @@ def main():
     parser.add_argument("--layouts", default="nhwc")
     parser.add_argument("--passes", default="forward,backward_data,backward_filter")
     parser.add_argument("--all-backward", action="store_true", help="gradients of every layer, not only the 3x3 ones")
-    add_case_arguments(parser, warmup_s=0.05)
+    add_case_arguments(parser)
     args = parser.parse_args()
     if args.n < 1:
         print("torch_conv.py: --n must be positive", file=sys.stderr)
@@ -107,6 +110,7 @@ def main():
     if started != 0:
         return started
     torch.backends.cudnn.benchmark = True
+    args.clock = SmClock(args.device)
     for path in sorted(glob.glob(os.path.join(args.layers, "*.json"))):
         net = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:

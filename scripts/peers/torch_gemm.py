@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """PyTorch peer of gpubench's gemm suite: the same shapes (configs/gemm_shapes.json), types and
-layouts through torch.matmul / torch.bmm (and torch._scaled_mm for FP8 with BF16 output), timed
-with CUDA events after warm-up, the median of many samples, on random data in [0.5, 1.5).
+layouts through torch.matmul / torch.bmm (and torch._scaled_mm for FP8 with BF16 output), on
+random data in [0.5, 1.5), timed as gpubench's gemm families are (rest, burst, settle, CUDA
+events: peer_timing.time_power_limited): tflops after the settle, tflops_burst in the burst.
 
 Each case prints one line keyed by gpubench's benchmark name, so the two tables line up:
-    gemm/matmul/type:bf16/m:8192/n:8192/k:8192/layout:tn/algo:heuristic/gpu:gpu0  tflops=701.2  time_us=1568.11
+    gemm/matmul/type:bf16/m:8192/n:8192/k:8192/layout:tn/algo:heuristic/gpu:gpu0  tflops=752.1  tflops_burst=866.3
 algo is always `heuristic` (PyTorch takes cuBLAS's first pick); gemm/cache lines are l2:hot
 (back-to-back calls on one operand set). --format json prints one JSON object per line instead.
 
@@ -18,10 +19,11 @@ import itertools
 import json
 import os
 import re
-import statistics
 import sys
 
 import torch
+
+from peer_timing import SmClock, power_limited_fields, time_power_limited
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPES = ["fp32", "tf32", "fp16", "bf16", "fp8_e4m3", "fp8_e4m3_e5m2"]
@@ -38,7 +40,7 @@ def parse_args():
     p.add_argument("--types", default=",".join(TYPES), help="comma-separated subset of " + ",".join(TYPES))
     p.add_argument("--filter", default="", help="regular expression over the names")
     p.add_argument("--quick", action="store_true", help="gpubench --quick's cases")
-    p.add_argument("--samples", type=int, default=50, help="timed samples per case (median)")
+    p.add_argument("--samples", type=int, default=30, help="timed samples per case after the settle (median)")
     p.add_argument("--format", choices=["table", "json"], default="table")
     args = p.parse_args()
     if args.samples < 1:
@@ -123,29 +125,6 @@ def make_op(type_name, s, device):
     return lambda: torch.matmul(b, a_op)
 
 
-def time_op(op, samples, device):
-    """Median seconds per call: warm-up, then events around batches of at least ~200 us."""
-    for _ in range(3):
-        op()
-    torch.cuda.synchronize(device)
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    op()
-    stop.record()
-    stop.synchronize()
-    one = start.elapsed_time(stop) / 1e3
-    calls = 1 if one >= 20e-6 else min(10000, int(200e-6 / max(one, 1e-7)) + 1)
-    times = []
-    for _ in range(samples):
-        start.record()
-        for _ in range(calls):
-            op()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) / 1e3 / calls)
-    return statistics.median(times)
-
-
 def bytes_moved(type_name, s):
     a_dtype, b_dtype, out_dtype = element_dtypes(type_name)
     size = lambda dtype: torch.empty((), dtype=dtype).element_size()
@@ -164,15 +143,15 @@ def main():
     peer = f"torch {torch.__version__}, cuBLAS {torch.backends.cuda.preferred_blas_library()}"
     print(f"# {peer}, {torch.cuda.get_device_name(device)}", file=sys.stderr)
     failures = 0
+    clock = SmClock(args.device)
     for name, type_name, s in cases(shapes, args):
         set_math_mode(type_name)
         record = {"name": name, "peer": peer}
         try:
-            seconds = time_op(make_op(type_name, s, device), args.samples, device)
-            record["time_us"] = seconds * 1e6
-            record["tflops"] = 2.0 * s["m"] * s["n"] * s["k"] * s["batch"] / seconds / 1e12
+            timing = time_power_limited(make_op(type_name, s, device), args.samples, clock)
+            record.update(power_limited_fields(timing, 2.0 * s["m"] * s["n"] * s["k"] * s["batch"]))
             if min(s["m"], s["n"]) <= MEMORY_BOUND:
-                record["bandwidth_gbps"] = bytes_moved(type_name, s) / seconds / 1e9
+                record["bandwidth_gbps"] = bytes_moved(type_name, s) / timing["seconds"] / 1e9
         except (RuntimeError, ValueError) as error:
             record["error"] = str(error).splitlines()[0]
             failures += 1
@@ -184,7 +163,7 @@ def main():
             print(f"{name}  error: {record['error']}", flush=True)
         else:
             extra = f"  bandwidth_gbps={record['bandwidth_gbps']:.1f}" if "bandwidth_gbps" in record else ""
-            print(f"{name}  tflops={record['tflops']:.2f}  time_us={record['time_us']:.2f}{extra}", flush=True)
+            print(f"{name}  tflops={record['tflops']:.2f}  tflops_burst={record['tflops_burst']:.2f}{extra}", flush=True)
     return 1 if failures else 0
 
 
