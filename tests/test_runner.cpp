@@ -118,6 +118,27 @@ TEST(SettingsFor, TheFamilysOwnSettingsOverrideTheRuns) {
   EXPECT_EQ(plain.stop.min_samples, 10);
 }
 
+const Family& power_family = family("unittest/runner_power")
+                                 .axis_str("case", {"gemm"})
+                                 .settings(power_limited({}))
+                                 .cpu_only()
+                                 .hidden()
+                                 .run([](State&) {});
+
+TEST(SettingsFor, APowerLimitedFamilySettlesAndSamplesLongerExceptInAQuickRun) {
+  RunSettings run;
+  const RunSettings full = settings_for(power_family.expand({}).front(), run);
+  EXPECT_GT(full.settle_s, 0);
+  EXPECT_GT(full.stop.min_time_s, 0);
+  run.stop.min_time_s = 10;  // --min-time above the family's stays
+  EXPECT_EQ(settings_for(power_family.expand({}).front(), run).stop.min_time_s, 10);
+  run.stop.min_time_s = 0;
+  run.quick = true;
+  const RunSettings quick = settings_for(power_family.expand({}).front(), run);
+  EXPECT_EQ(quick.settle_s, 0);
+  EXPECT_EQ(quick.stop.min_time_s, 0);
+}
+
 TEST(UnrunResult, CarriesTheInstanceAndTheReason) {
   const Instance instance = runner_family.expand({}).front();
   const BenchResult r = unrun_result(instance, Status::kInterrupted, "interrupted by SIGINT", 1, 3);

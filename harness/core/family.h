@@ -87,16 +87,16 @@ struct FamilySettings {
   std::optional<double> timeout_s;   // hard limit per benchmark, enforced by the supervisor
   std::optional<double> max_time_s;  // soft limit on sampling per benchmark
   std::optional<int> min_samples;
-  // A power-capped GPU runs the first ~100 ms of heavy load at its boost clock and then settles
-  // lower (an H200 BF16 GEMM: 1980 MHz, then about 1700). Where a family's figures depend on it,
-  // these give every measurement the same history (State::measure):
-  std::optional<double> rest_s;    // the GPU idles this long before the measurement starts
-  std::optional<double> burst_s;   // measured time just after the rest, reported as <rate>_burst
-  std::optional<double> settle_s;  // load before the samples (and before each tune candidate's)
+  // A power-capped GPU runs the first ~100 ms of heavy load at its boost clock, then lower, and
+  // dithers around its power limit (an H200 BF16 GEMM: 1980 MHz, then 1500-1700). Where a
+  // family's figures depend on it, its samples start after this much load (and so does tune's
+  // ranking), and they span at least min_time_s, a part of the dither rather than one instant.
+  std::optional<double> settle_s;
+  std::optional<double> min_time_s;
 };
 
-// `base` with the rest, burst and settle of a family that loads a power-capped GPU to its limit
-// (GEMM, convolution): its figure is the rate the GPU holds, its _burst figure the boost rate.
+// `base` with the settle and minimum sampling time of a family that loads a power-capped GPU to
+// its limit (GEMM, convolution): its figure is the rate the GPU holds under load.
 FamilySettings power_limited(FamilySettings base);
 // What power_limited's timing means, for family descriptions.
 std::string power_limited_description();

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
-#include <thread>
 
 #include "harness/core/batching.h"
 #include "harness/core/cuda_check.h"
@@ -24,9 +23,6 @@ double now_s() {
 constexpr int kMaxBatch = 10000;
 // Tune's stopping rule per candidate: a ranking, not a figure.
 constexpr StopRule kTuneRule{3, 200, 0.0, 2.0, 0.5};
-// A burst figure is the median of at least this many samples, and at most this many.
-constexpr std::size_t kMinBurstSamples = 3;
-constexpr std::size_t kMaxBurstSamples = 1000;
 
 StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop) {
   const double start = now_s();
@@ -135,27 +131,7 @@ std::function<double()> State::event_sample(const std::function<void(cudaStream_
   };
 }
 
-double State::rest() {
-  if (settings_.rest_s > 0) {
-    const cudaError_t idle = cudaDeviceSynchronize();
-    if (idle != cudaErrorNoDevice && idle != cudaErrorInsufficientDriver) GPUBENCH_CUDA(idle);  // no GPU: none busy
-    std::this_thread::sleep_for(std::chrono::duration<double>(settings_.rest_s));
-    result_.notes["rest_s"] = settings_.rest_s;
-  }
-  return now_s();
-}
-
-void State::sample_after_rest(const std::function<double()>& sample, int ops_per_sample, double load_start) {
-  if (settings_.burst_s > 0) {
-    double measured_s = 0;
-    while (burst_op_seconds_.size() < kMinBurstSamples ||
-           (measured_s < settings_.burst_s && burst_op_seconds_.size() < kMaxBurstSamples)) {
-      const double seconds = sample();
-      measured_s += seconds;
-      burst_op_seconds_.push_back(seconds / ops_per_sample);
-    }
-    result_.notes["burst_samples"] = burst_op_seconds_.size();
-  }
+void State::sample_after_settle(const std::function<double()>& sample, int ops_per_sample, double load_start) {
   if (settings_.settle_s > 0) {
     while (now_s() - load_start < settings_.settle_s) sample();
     result_.notes["settle_s"] = settings_.settle_s;
@@ -166,7 +142,7 @@ void State::sample_after_rest(const std::function<double()>& sample, int ops_per
 void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {
   cudaStream_t s = stream();
   TimingEvents events;
-  const double load_start = rest();
+  const double load_start = now_s();
   const double op_s = warm_up(event_sample(op, 1, events));
   const int ops = batch_for(op_s);
   result_.notes["batching"] = ops == 1 ? (flush_l2_ ? "none (L2 flushed before each operation)" : "none")
@@ -177,12 +153,12 @@ void State::measure(const std::function<void(cudaStream_t)>& op, Batching batchi
     const std::function<void(cudaStream_t)> replay = [&](cudaStream_t stream) { batch.launch(stream); };
     const auto sample = event_sample(replay, 1, events);
     warm_up(sample);
-    sample_after_rest(sample, ops, load_start);
+    sample_after_settle(sample, ops, load_start);
     return;
   }
   const auto sample = event_sample(op, ops, events);
   if (ops > 1) warm_up(sample);
-  sample_after_rest(sample, ops, load_start);
+  sample_after_settle(sample, ops, load_start);
 }
 
 void State::measure_host(const std::function<void()>& op_batch, int ops_per_call) {
@@ -196,27 +172,27 @@ void State::measure_host(const std::function<void()>& op_batch, int ops_per_call
     op_batch();
     return now_s() - t0;
   };
-  const double load_start = rest();
+  const double load_start = now_s();
   warm_up(sample);
   result_.notes["clock"] = "host";
-  sample_after_rest(sample, ops_per_call, load_start);
+  sample_after_settle(sample, ops_per_call, load_start);
 }
 
-double State::time_candidate(const std::function<void(cudaStream_t)>& op) {
+double State::time_candidate(const std::function<void(cudaStream_t)>& op, bool settle) {
   TimingEvents events;
   const int ops = batch_for(warm_up(event_sample(op, 1, events)));
   const auto sample = event_sample(op, ops, events);
   const double start = now_s();
-  while (now_s() - start < settings_.settle_s) sample();
+  while (settle && now_s() - start < settings_.settle_s) sample();
   StopState stop;
   run_samples(kTuneRule, sample, stop);
   return median_of(stop.samples) / ops * 1e6;
 }
 
 void State::measure_manual(const std::function<double()>& sample, int ops_per_sample) {
-  const double load_start = rest();
+  const double load_start = now_s();
   warm_up(sample);
-  sample_after_rest(sample, ops_per_sample, load_start);
+  sample_after_settle(sample, ops_per_sample, load_start);
 }
 
 void State::declare_metric(const std::string& metric, const std::string& unit, bool higher_is_better) {
@@ -266,22 +242,17 @@ void State::fail(const std::string& reason) { throw std::runtime_error(reason); 
 
 BenchResult State::finish() {
   BenchResult result = std::move(result_);
-  auto add = [&](const std::vector<double>& op_seconds, const std::string& name, const std::string& unit, bool higher,
-                 double per_op_scale, bool invert) {
+  auto add = [&](const std::string& name, const std::string& unit, bool higher, double per_op_scale,
+                 bool invert) {
     Metric& m = result.metrics[name];
     m.unit = unit;
     m.higher_is_better = higher;
-    for (double t : op_seconds) m.values.push_back(invert ? per_op_scale / t : t * per_op_scale);
+    for (double t : op_seconds_) m.values.push_back(invert ? per_op_scale / t : t * per_op_scale);
   };
-  add(op_seconds_, "time_us", "us", false, 1e6, false);
-  for (const auto& t : time_metrics_) add(op_seconds_, t.name, t.unit, false, t.scale, false);
-  if (bytes_per_op_ > 0) add(op_seconds_, "bandwidth_gbps", "GB/s", true, bytes_per_op_ / 1e9, true);
-  if (flops_per_op_ > 0) add(op_seconds_, "tflops", "TFLOP/s", true, flops_per_op_ / 1e12, true);
-  if (!burst_op_seconds_.empty()) {
-    add(burst_op_seconds_, "time_us_burst", "us", false, 1e6, false);
-    if (bytes_per_op_ > 0) add(burst_op_seconds_, "bandwidth_gbps_burst", "GB/s", true, bytes_per_op_ / 1e9, true);
-    if (flops_per_op_ > 0) add(burst_op_seconds_, "tflops_burst", "TFLOP/s", true, flops_per_op_ / 1e12, true);
-  }
+  add("time_us", "us", false, 1e6, false);
+  for (const auto& t : time_metrics_) add(t.name, t.unit, false, t.scale, false);
+  if (bytes_per_op_ > 0) add("bandwidth_gbps", "GB/s", true, bytes_per_op_ / 1e9, true);
+  if (flops_per_op_ > 0) add("tflops", "TFLOP/s", true, flops_per_op_ / 1e12, true);
   // A declared metric that no sample recorded (a figure measured only where it applies) is left out.
   for (auto it = result.metrics.begin(); it != result.metrics.end();)
     it = it->second.values.empty() && !it->second.recorded ? result.metrics.erase(it) : std::next(it);
@@ -310,17 +281,14 @@ BenchResult State::finish() {
 
 void State::check_plausible(BenchResult& result) const {
   if (result.status != Status::kOk || !result.peak) return;
-  for (const std::string& name : {result.primary_metric, result.primary_metric + "_burst"}) {
-    const auto metric = result.metrics.find(name);
-    if (metric == result.metrics.end() || metric->second.values.empty()) continue;
-    const auto why = implausible_figure(metric->second.summary().median, *result.peak * peak_bound_factor_,
-                                       metric->second.higher_is_better);
-    if (!why) continue;
-    result.status = Status::kFailed;
-    result.error = name + " " + *why;
-    result.metrics.clear();  // an impossible figure is never reported
-    return;
-  }
+  const auto primary = result.metrics.find(result.primary_metric);
+  if (primary == result.metrics.end() || primary->second.values.empty()) return;
+  const auto why = implausible_figure(primary->second.summary().median, *result.peak * peak_bound_factor_,
+                                     primary->second.higher_is_better);
+  if (!why) return;
+  result.status = Status::kFailed;
+  result.error = result.primary_metric + " " + *why;
+  result.metrics.clear();  // an impossible figure is never reported
 }
 
 }  // namespace gpubench

@@ -21,8 +21,6 @@ namespace gpubench {
 struct RunSettings {
   StopRule stop;
   double warmup_s = 0.02;   // warm-up runs at least this long (and at least twice)
-  double rest_s = 0.0;    // FamilySettings::rest_s
-  double burst_s = 0.0;   // FamilySettings::burst_s
   double settle_s = 0.0;  // FamilySettings::settle_s
   double batch_below_s = 20e-6;    // ops shorter than this are batched...
   double batch_target_s = 200e-6;  // ...until a sample lasts about this long
@@ -124,16 +122,15 @@ class State {
   void sample_loop(const std::function<double()>& sample, int ops_per_sample);
   // Runs `sample` for the warm-up period; returns the fastest of its calls after the first.
   double warm_up(const std::function<double()>& sample);
-  // Leaves the GPU idle for settings_.rest_s; the start of the load that follows.
-  double rest();
-  // Burst samples (settings_.burst_s), then load until `load_start` + settle_s, then the samples.
-  void sample_after_rest(const std::function<double()>& sample, int ops_per_sample, double load_start);
+  // Runs `sample` until `load_start` + settle_s, then the samples.
+  void sample_after_settle(const std::function<double()>& sample, int ops_per_sample, double load_start);
   // Operations per sample for an operation of `op_s` (1 when the L2 is flushed between samples).
   int batch_for(double op_s) const;
   // Event-timed samples of `ops` back-to-back `op`s, the per-sample setup first.
   std::function<double()> event_sample(const std::function<void(cudaStream_t)>& op, int ops, TimingEvents& events);
-  // Median microseconds per operation of `op` under tune's short stopping rule.
-  double time_candidate(const std::function<void(cudaStream_t)>& op);
+  // Median microseconds per operation of `op` under tune's short stopping rule, after the
+  // settle (settings_.settle_s) where `settle`.
+  double time_candidate(const std::function<void(cudaStream_t)>& op, bool settle);
   void check_plausible(BenchResult& result) const;
 
   const Instance& instance_;
@@ -150,7 +147,6 @@ class State {
   struct TimeMetric { std::string name, unit; double scale; };
   std::vector<TimeMetric> time_metrics_;
   std::vector<double> op_seconds_;  // per-op time of each sample
-  std::vector<double> burst_op_seconds_;  // per-op time of each burst sample
   int ops_per_sample_ = 1;
   std::string primary_;
   std::function<void(cudaStream_t)> before_sample_;

@@ -24,9 +24,13 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
   }
   std::vector<std::pair<std::string, nlohmann::json>> named;
   for (const auto& c : candidates) named.emplace_back(c.label, c.identity);
+  // The first candidate settles the GPU into its loaded clocks; the ones after it keep it there.
+  bool settled = false;
   const auto timings = time_candidates(named, [&](std::size_t i) {
     try {
-      return time_candidate(candidates[i].op);
+      const double us = time_candidate(candidates[i].op, !settled);
+      settled = true;
+      return us;
     } catch (...) {
       // A failed candidate may leave its error pending or work queued: neither is the next one's.
       cudaStreamSynchronize(stream());

@@ -1,5 +1,7 @@
 #include "harness/run/runner.h"
 
+#include <algorithm>
+
 #include "harness/core/cuda_check.h"
 #include "harness/core/resource.h"
 #include "harness/run/cooldown.h"
@@ -75,9 +77,10 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings) 
   if (family.timeout_s) own.timeout_s = *family.timeout_s;
   if (family.max_time_s) own.stop.max_time_s = *family.max_time_s;
   if (family.min_samples) own.stop.min_samples = *family.min_samples;
-  if (family.rest_s) own.rest_s = *family.rest_s;
-  if (family.burst_s) own.burst_s = *family.burst_s;
-  if (family.settle_s) own.settle_s = *family.settle_s;
+  if (!settings.quick) {  // a smoke run checks that a benchmark works, not the rate its GPU holds
+    if (family.settle_s) own.settle_s = *family.settle_s;
+    if (family.min_time_s) own.stop.min_time_s = std::max(own.stop.min_time_s, *family.min_time_s);
+  }
   return own;
 }
 

@@ -2,7 +2,7 @@
 codes (2 bad usage, 3 no CUDA device, as gpubench's), random data as gpubench's (magnitude
 [0.25, 1), random sign), the fields every line carries, and the timing: time_op (warm-up, then
 CUDA-event-timed runs, the median) and time_power_limited (gpubench's power-limited families'
-rest, burst and settle, with the SM clock read through NVML after each phase)."""
+settle and minimum sampling time, with the SM clock read through NVML after the samples)."""
 import ctypes
 import statistics
 import sys
@@ -11,9 +11,8 @@ import time
 import torch
 
 # gpubench's power_limited() settings (harness/core/family.cpp) and its warm-up and batching.
-REST_S, BURST_S, SETTLE_S = 0.2, 0.05, 0.15
-WARMUP_S, MIN_BURST_SAMPLES = 0.02, 3
-BATCH_BELOW_S, BATCH_TARGET_S = 20e-6, 200e-6
+SETTLE_S, MIN_TIME_S = 0.15, 0.2
+WARMUP_S, BATCH_BELOW_S, BATCH_TARGET_S = 0.02, 20e-6, 200e-6
 
 
 def add_case_arguments(parser, warmup_s=None):
@@ -92,8 +91,9 @@ class SmClock:
 
 
 def time_power_limited(op, samples, clock):
-    """gpubench's timing of a power-limited family: {seconds, burst_seconds, sm_clock_mhz(_burst)},
-    each the median seconds of one call."""
+    """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
+    at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call,
+    sm_clock_mhz: read after the samples}."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
     def sample(calls):
@@ -106,28 +106,22 @@ def time_power_limited(op, samples, clock):
 
     op()  # the first call selects the algorithm (cudnn.benchmark) or loads the kernel
     torch.cuda.synchronize()
-    time.sleep(REST_S)
     load_start = time.perf_counter()
     fastest = min(sample(1) for _ in range(2))
     while time.perf_counter() - load_start < WARMUP_S:
         fastest = min(fastest, sample(1))
     calls = 1 if fastest >= BATCH_BELOW_S else min(10000, int(BATCH_TARGET_S / max(fastest, 1e-7)) + 1)
-    burst = []
-    while len(burst) < MIN_BURST_SAMPLES or sum(burst) < BURST_S:
-        burst.append(sample(calls))
-    burst_mhz = clock.mhz()
     while time.perf_counter() - load_start < SETTLE_S:
         sample(calls)
-    steady = [sample(calls) for _ in range(samples)]
-    return {"seconds": statistics.median(steady) / calls, "burst_seconds": statistics.median(burst) / calls,
-            "sm_clock_mhz": clock.mhz(), "sm_clock_mhz_burst": burst_mhz}
+    times = []
+    while len(times) < samples or sum(times) < MIN_TIME_S:
+        times.append(sample(calls))
+    return {"seconds": statistics.median(times) / calls, "sm_clock_mhz": clock.mhz()}
 
 
 def power_limited_fields(timing, flops):
-    """The JSON fields of a time_power_limited result: time_us and tflops as gpubench's, with _burst."""
-    fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12,
-              "time_us_burst": timing["burst_seconds"] * 1e6, "tflops_burst": flops / timing["burst_seconds"] / 1e12}
-    for key in ("sm_clock_mhz", "sm_clock_mhz_burst"):
-        if timing[key] is not None:
-            fields[key] = timing[key]
+    """The JSON fields of a time_power_limited result: time_us and tflops as gpubench's, the clock."""
+    fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12}
+    if timing["sm_clock_mhz"] is not None:
+        fields["sm_clock_mhz"] = timing["sm_clock_mhz"]
     return fields

@@ -7,10 +7,9 @@ fp32 is strict (allow_tf32 off), tf32 turns torch.backends.cudnn.allow_tf32 on, 
 in that dtype. Forward for every layer; the data and filter gradients for the 3x3 layers (every
 layer with --all-backward), as gpubench's default sweep does, each alone through
 torch.ops.aten.convolution_backward with an output mask of dx only or dw only (what autograd
-calls for a convolution). Each case is timed as gpubench's conv families are (rest, burst,
-settle: peer_timing.time_power_limited); the medians are reported (time_us and tflops after the
-settle, *_burst in the burst, tflops with gpubench's flop count, which is the forward's for every
-pass), with the SM clock after each phase.
+calls for a convolution). Each case is timed as gpubench's conv families are (CUDA events after
+a settle, over a minimum time: peer_timing.time_power_limited); the median is reported (time_us,
+tflops with gpubench's flop count, which is the forward's for every pass), with the SM clock.
 """
 import argparse
 import glob
