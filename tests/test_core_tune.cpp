@@ -1,7 +1,8 @@
-// Tune's selection without a GPU: every candidate timed through a given function, a candidate that
-// throws recorded as failed and skipped, the fastest chosen, and the gpubench.choice record.
+// Tune's selection without a GPU: candidates ranked in interleaved rounds through given steps, a
+// candidate that throws recorded as failed and skipped, the choice, and the gpubench.choice record.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "harness/core/tune_choice.h"
@@ -11,6 +12,30 @@ namespace {
 
 const std::vector<std::pair<std::string, nlohmann::json>> kCandidates = {
     {"algo 0", {{"algo", 0}}}, {"algo 1", {{"algo", 1}}}, {"algo 2", {{"algo", 2}}}};
+
+// Steps whose samples are `us(i)`, on a clock that each sample advances by 1 ms.
+struct FakeSteps {
+  std::function<double(std::size_t)> us;
+  std::vector<std::size_t> order;  // every step, as "candidate index" in call order
+  std::vector<std::size_t> settled;
+  double clock = 0;
+  RankingSteps steps() {
+    return {[this](std::size_t i) { order.push_back(i); },
+            [this](std::size_t i) { settled.push_back(i); },
+            [this](std::size_t i) {
+              order.push_back(i);
+              clock += 1e-3;
+              return us(i);
+            },
+            [this] { return clock; }};
+  }
+};
+
+std::vector<CandidateTiming> time_candidates(const std::vector<std::pair<std::string, nlohmann::json>>& candidates,
+                                             const std::function<double(std::size_t)>& us) {
+  FakeSteps fake{us};
+  return rank_interleaved(candidates, fake.steps(), RankingRounds{});
+}
 
 TEST(Tune, TheFastestCandidateIsChosenBesideTheHeuristicsPick) {
   const std::vector<double> fake_us = {12.0, 9.5, 11.0};
@@ -52,6 +77,34 @@ TEST(Tune, TiesGoToTheFirstAndIndicesAreChecked) {
   const auto timings = time_candidates(kCandidates, [](std::size_t) { return 5.0; });
   EXPECT_EQ(fastest_candidate(timings), 0u);
   EXPECT_THROW(choice_record(timings, 3, 0), std::out_of_range);
+}
+
+TEST(Tune, CandidatesAreRankedInInterleavedRoundsAfterOneSettle) {
+  FakeSteps fake{[](std::size_t i) { return 10.0 + static_cast<double>(i); }};
+  const auto timings = rank_interleaved(kCandidates, fake.steps(), RankingRounds{3, 5, 0.0});
+  EXPECT_EQ(fake.settled, (std::vector<std::size_t>{0}));
+  // Three prepares, then three rounds of 0, 1, 2 (min_time 0: the fourth round is not needed).
+  EXPECT_EQ(fake.order, (std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2}));
+  EXPECT_DOUBLE_EQ(*timings[2].median_us, 12.0);
+  FakeSteps longer{[](std::size_t) { return 1.0; }};
+  rank_interleaved(kCandidates, longer.steps(), RankingRounds{3, 5, 0.0075});  // 7.5 ms: the third round ends at 9 ms
+  EXPECT_EQ(longer.order.size(), 3u + 3 * 3);
+  FakeSteps capped{[](std::size_t) { return 1.0; }};
+  rank_interleaved(kCandidates, capped.steps(), RankingRounds{3, 5, 10.0});
+  EXPECT_EQ(capped.order.size(), 3u + 5 * 3);
+}
+
+TEST(Tune, ACandidateFailingInARoundLeavesTheRoundsAfter) {
+  int calls = 0;
+  FakeSteps fake{[&](std::size_t i) {
+    if (i == 1 && ++calls == 2) throw std::runtime_error("illegal address");
+    return 5.0;
+  }};
+  const auto timings = rank_interleaved(kCandidates, fake.steps(), RankingRounds{3, 3, 0.0});
+  EXPECT_FALSE(timings[1].median_us);
+  EXPECT_EQ(timings[1].error, "illegal address");
+  EXPECT_EQ(std::count(fake.order.begin(), fake.order.end(), 1u), 1 + 2);  // prepared, two samples, then no more
+  EXPECT_TRUE(timings[0].median_us && timings[2].median_us);
 }
 
 TEST(Tune, TheHeuristicsPickIsKeptUnlessAnotherRankedFasterByMoreThanTheMargin) {

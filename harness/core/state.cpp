@@ -21,8 +21,6 @@ double now_s() {
 
 // The most operations one sample batches.
 constexpr int kMaxBatch = 10000;
-// Tune's stopping rule per candidate: a ranking, not a figure.
-constexpr StopRule kTuneRule{3, 200, 0.0, 2.0, 0.5};
 
 StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop) {
   const double start = now_s();
@@ -131,9 +129,15 @@ std::function<double()> State::event_sample(const std::function<void(cudaStream_
   };
 }
 
+double State::clock_s() { return now_s(); }
+
+void State::settle(const std::function<double()>& sample, double load_start) {
+  while (now_s() - load_start < settings_.settle_s) sample();
+}
+
 void State::sample_after_settle(const std::function<double()>& sample, int ops_per_sample, double load_start) {
   if (settings_.settle_s > 0) {
-    while (now_s() - load_start < settings_.settle_s) sample();
+    settle(sample, load_start);
     result_.notes["settle_s"] = settings_.settle_s;
   }
   sample_loop(sample, ops_per_sample);
@@ -176,17 +180,6 @@ void State::measure_host(const std::function<void()>& op_batch, int ops_per_call
   warm_up(sample);
   result_.notes["clock"] = "host";
   sample_after_settle(sample, ops_per_call, load_start);
-}
-
-double State::time_candidate(const std::function<void(cudaStream_t)>& op, bool settle) {
-  TimingEvents events;
-  const int ops = batch_for(warm_up(event_sample(op, 1, events)));
-  const auto sample = event_sample(op, ops, events);
-  const double start = now_s();
-  while (settle && now_s() - start < settings_.settle_s) sample();
-  StopState stop;
-  run_samples(kTuneRule, sample, stop);
-  return median_of(stop.samples) / ops * 1e6;
 }
 
 void State::measure_manual(const std::function<double()>& sample, int ops_per_sample) {

@@ -86,10 +86,12 @@ class State {
   // the seconds that `ops_per_sample` operations took.
   void measure_manual(const std::function<double()>& sample, int ops_per_sample = 1);
   // The measured region chosen among candidates (DESIGN.md, "What declaring a benchmark family
-  // should feel like"): each candidate timed under a short stopping rule, the fastest then
-  // measured under the full rule. gpubench.choice records the chosen candidate, the one at
-  // `heuristic_index` (the library's own first pick) and every candidate's time; a candidate
-  // that throws is recorded as failed and left out; if none is left the benchmark fails.
+  // should feel like"): the candidates ranked in interleaved rounds after one settle
+  // (tune_choice.h), the fastest then measured under the full rule, unless the one at
+  // `heuristic_index` (the library's own first pick) ranked within 2 % of it. gpubench.choice
+  // records the chosen candidate, the heuristic's and every candidate's time; a candidate that
+  // throws is recorded as failed and left out; if none is left the benchmark fails. A lone
+  // candidate is measured without ranking.
   void tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index = 0);
   // A per-sample value of a secondary metric, from inside a measured sample; warm-up values
   // are dropped. The metric must be declared first.
@@ -128,9 +130,9 @@ class State {
   int batch_for(double op_s) const;
   // Event-timed samples of `ops` back-to-back `op`s, the per-sample setup first.
   std::function<double()> event_sample(const std::function<void(cudaStream_t)>& op, int ops, TimingEvents& events);
-  // Median microseconds per operation of `op` under tune's short stopping rule, after the
-  // settle (settings_.settle_s) where `settle`.
-  double time_candidate(const std::function<void(cudaStream_t)>& op, bool settle);
+  // Runs `sample` until settings_.settle_s has passed since `load_start` (State::clock_s).
+  void settle(const std::function<double()>& sample, double load_start);
+  static double clock_s();  // the host clock of warm-up, settle and ranking rounds
   void check_plausible(BenchResult& result) const;
 
   const Instance& instance_;

@@ -24,20 +24,27 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
   }
   std::vector<std::pair<std::string, nlohmann::json>> named;
   for (const auto& c : candidates) named.emplace_back(c.label, c.identity);
-  // The first candidate settles the GPU into its loaded clocks; the ones after it keep it there.
-  bool settled = false;
-  const auto timings = time_candidates(named, [&](std::size_t i) {
+  std::vector<TimingEvents> events(candidates.size());
+  std::vector<int> ops(candidates.size(), 1);
+  // A failed step may leave its error pending or work queued: neither is the next candidate's.
+  auto cleaned = [&](const std::function<double()>& step) {
     try {
-      const double us = time_candidate(candidates[i].op, !settled);
-      settled = true;
-      return us;
+      return step();
     } catch (...) {
-      // A failed candidate may leave its error pending or work queued: neither is the next one's.
       cudaStreamSynchronize(stream());
       cudaGetLastError();
       throw;
     }
-  });
+  };
+  auto sample = [&](std::size_t i) { return cleaned(event_sample(candidates[i].op, ops[i], events[i])); };
+  RankingSteps steps;
+  steps.prepare = [&](std::size_t i) {
+    ops[i] = batch_for(cleaned([&] { return warm_up(event_sample(candidates[i].op, 1, events[i])); }));
+  };
+  steps.settle = [&](std::size_t i) { settle([&] { return sample(i); }, clock_s()); };
+  steps.sample_us = [&](std::size_t i) { return sample(i) / ops[i] * 1e6; };
+  steps.now_s = clock_s;
+  const auto timings = rank_interleaved(named, steps, RankingRounds{});
   const auto chosen = chosen_candidate(timings, heuristic_index, kKeepHeuristicMargin);
   if (!chosen) {
     result_.choice = choice_record(timings, heuristic_index, heuristic_index);

@@ -3,20 +3,36 @@
 #include <exception>
 #include <stdexcept>
 
+#include "harness/report/stats.h"
+
 namespace gpubench {
 
-std::vector<CandidateTiming> time_candidates(const std::vector<std::pair<std::string, nlohmann::json>>& candidates,
-                                             const std::function<double(std::size_t)>& time_us) {
+std::vector<CandidateTiming> rank_interleaved(const std::vector<std::pair<std::string, nlohmann::json>>& candidates,
+                                              const RankingSteps& steps, const RankingRounds& rounds) {
   std::vector<CandidateTiming> timings;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    CandidateTiming t{candidates[i].first, candidates[i].second, std::nullopt, {}};
+  std::vector<std::vector<double>> samples(candidates.size());
+  auto attempt = [&](std::size_t i, const std::function<void()>& step) {
     try {
-      t.median_us = time_us(i);
+      step();
     } catch (const std::exception& e) {
-      t.error = e.what();
+      timings[i].error = *e.what() ? e.what() : "failed";
     }
-    timings.push_back(std::move(t));
+  };
+  for (const auto& [label, identity] : candidates) timings.push_back({label, identity, std::nullopt, {}});
+  for (std::size_t i = 0; i < candidates.size(); ++i) attempt(i, [&] { steps.prepare(i); });
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (timings[i].error.empty()) {
+      attempt(i, [&] { steps.settle(i); });
+      break;
+    }
+  const double start = steps.now_s();
+  for (int round = 0; round < rounds.max_rounds; ++round) {
+    if (round >= rounds.min_rounds && steps.now_s() - start >= rounds.min_time_s) break;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      if (timings[i].error.empty()) attempt(i, [&] { samples[i].push_back(steps.sample_us(i)); });
   }
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (timings[i].error.empty() && !samples[i].empty()) timings[i].median_us = median_of(samples[i]);
   return timings;
 }
 

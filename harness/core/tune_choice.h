@@ -1,6 +1,6 @@
 #pragma once
-// The part of State::tune that needs no GPU: timing each candidate through a given function
-// (a candidate that throws is recorded as failed and left out), picking the fastest, and the
+// The part of State::tune that needs no GPU: ranking the candidates through given steps (a
+// candidate that throws is recorded as failed and left out), picking one, and the
 // gpubench.choice record.
 #include <cstddef>
 #include <functional>
@@ -19,9 +19,28 @@ struct CandidateTiming {
   std::string error;                // why it failed
 };
 
-// Calls time_us(i) for each candidate; an exception marks candidate i failed with its message.
-std::vector<CandidateTiming> time_candidates(const std::vector<std::pair<std::string, nlohmann::json>>& candidates,
-                                             const std::function<double(std::size_t)>& time_us);
+// How long tune ranks: at least min_rounds rounds, then until min_time_s has passed since the
+// first, at most max_rounds.
+struct RankingRounds {
+  int min_rounds = 3;
+  int max_rounds = 9;
+  double min_time_s = 0.3;
+};
+
+// What ranking does to one candidate (State::tune: CUDA events on the worker's stream).
+struct RankingSteps {
+  std::function<void(std::size_t)> prepare;     // once per candidate, its warm-up
+  std::function<void(std::size_t)> settle;      // once, on the first prepared candidate, before any round
+  std::function<double(std::size_t)> sample_us;  // one sample: microseconds per operation
+  std::function<double()> now_s;                // the clock that rounds are counted on
+};
+
+// Ranks candidates interleaved: each prepared, then rounds of one sample of every candidate still
+// standing, in turn, so that a GPU whose clocks move under load (a power cap) moves them for all
+// alike; the median of each one's samples. A step that throws marks that candidate failed with
+// its message and leaves it out of the rounds after.
+std::vector<CandidateTiming> rank_interleaved(const std::vector<std::pair<std::string, nlohmann::json>>& candidates,
+                                              const RankingSteps& steps, const RankingRounds& rounds);
 
 // The fastest candidate that did not fail; nullopt when every one failed (ties: the first).
 std::optional<std::size_t> fastest_candidate(const std::vector<CandidateTiming>& timings);
