@@ -99,17 +99,23 @@ void State::flush_l2_between_samples() {
   result_.notes["l2_flush_bytes"] = flush.bytes();
 }
 
-void State::sample_loop(const std::function<double()>& sample, int ops_per_sample) {
-  if (measured_) throw std::logic_error("a benchmark may have only one measured region");
-  measured_ = true;
-  recording_ = true;
+State::Samples State::collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record) {
+  recording_ = record;
   StopState stop;
   const StopReason reason = run_samples(settings_.stop, sample, stop);
   recording_ = false;
-  ops_per_sample_ = ops_per_sample;
-  for (double s : stop.samples) op_seconds_.push_back(s / ops_per_sample);
-  result_.notes["stopped_by"] = to_string(reason);
-  result_.notes["noise_pct"] = median_noise_pct(stop.samples);
+  Samples out{{}, ops_per_sample, reason, median_noise_pct(stop.samples)};
+  for (double s : stop.samples) out.op_seconds.push_back(s / ops_per_sample);
+  return out;
+}
+
+void State::commit(const Samples& samples) {
+  if (measured_) throw std::logic_error("a benchmark may have only one measured region");
+  measured_ = true;
+  ops_per_sample_ = samples.ops_per_sample;
+  op_seconds_ = samples.op_seconds;
+  result_.notes["stopped_by"] = to_string(samples.stopped_by);
+  result_.notes["noise_pct"] = samples.noise_pct;
 }
 
 int State::batch_for(double op_s) const {
@@ -135,15 +141,17 @@ void State::settle(const std::function<double()>& sample, double load_start) {
   while (now_s() - load_start < settings_.settle_s) sample();
 }
 
-void State::sample_after_settle(const std::function<double()>& sample, int ops_per_sample, double load_start) {
+State::Samples State::samples_after_settle(const std::function<double()>& sample, int ops_per_sample,
+                                           double load_start, bool record) {
   if (settings_.settle_s > 0) {
     settle(sample, load_start);
     result_.notes["settle_s"] = settings_.settle_s;
   }
-  sample_loop(sample, ops_per_sample);
+  return collect_samples(sample, ops_per_sample, record);
 }
 
-void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {
+State::Samples State::collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record) {
+  if (measured_) throw std::logic_error("a benchmark may have only one measured region");
   cudaStream_t s = stream();
   TimingEvents events;
   const double load_start = now_s();
@@ -157,12 +165,15 @@ void State::measure(const std::function<void(cudaStream_t)>& op, Batching batchi
     const std::function<void(cudaStream_t)> replay = [&](cudaStream_t stream) { batch.launch(stream); };
     const auto sample = event_sample(replay, 1, events);
     warm_up(sample);
-    sample_after_settle(sample, ops, load_start);
-    return;
+    return samples_after_settle(sample, ops, load_start, record);
   }
   const auto sample = event_sample(op, ops, events);
   if (ops > 1) warm_up(sample);
-  sample_after_settle(sample, ops, load_start);
+  return samples_after_settle(sample, ops, load_start, record);
+}
+
+void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {
+  commit(collect(op, batching, true));
 }
 
 void State::measure_host(const std::function<void()>& op_batch, int ops_per_call) {
@@ -179,13 +190,13 @@ void State::measure_host(const std::function<void()>& op_batch, int ops_per_call
   const double load_start = now_s();
   warm_up(sample);
   result_.notes["clock"] = "host";
-  sample_after_settle(sample, ops_per_call, load_start);
+  commit(samples_after_settle(sample, ops_per_call, load_start, true));
 }
 
 void State::measure_manual(const std::function<double()>& sample, int ops_per_sample) {
   const double load_start = now_s();
   warm_up(sample);
-  sample_after_settle(sample, ops_per_sample, load_start);
+  commit(samples_after_settle(sample, ops_per_sample, load_start, true));
 }
 
 void State::declare_metric(const std::string& metric, const std::string& unit, bool higher_is_better) {

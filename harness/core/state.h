@@ -87,8 +87,9 @@ class State {
   void measure_manual(const std::function<double()>& sample, int ops_per_sample = 1);
   // The measured region chosen among candidates (DESIGN.md, "What declaring a benchmark family
   // should feel like"): the candidates ranked in interleaved rounds after one settle
-  // (tune_choice.h), the fastest then measured under the full rule, unless the one at
-  // `heuristic_index` (the library's own first pick) ranked within 2 % of it. gpubench.choice
+  // (tune_choice.h); unless the one at `heuristic_index` (the library's own first pick) ranked
+  // within 2 % of the fastest, both are measured alone under the full rule and the faster is
+  // kept (their ops' record() values are dropped), else the pick is measured. gpubench.choice
   // records the chosen candidate, the heuristic's and every candidate's time; a candidate that
   // throws is recorded as failed and left out; if none is left the benchmark fails. A lone
   // candidate is measured without ranking.
@@ -121,17 +122,28 @@ class State {
   BenchResult finish();
 
  private:
-  void sample_loop(const std::function<double()>& sample, int ops_per_sample);
+  // Samples under the run's stopping rule, not yet the benchmark's: tune may collect two and keep one.
+  struct Samples {
+    std::vector<double> op_seconds;  // per-op time of each sample
+    int ops_per_sample = 1;
+    StopReason stopped_by = StopReason::kContinue;
+    double noise_pct = 0;
+  };
+  // `record`: whether record() calls during the samples keep their values.
+  Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record);
+  // Warm-up, batching, settle and samples of `op` (what measure() does before it commits).
+  Samples collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record);
+  void commit(const Samples& samples);  // makes them the benchmark's measured region
   // Runs `sample` for the warm-up period; returns the fastest of its calls after the first.
   double warm_up(const std::function<double()>& sample);
-  // Runs `sample` until `load_start` + settle_s, then the samples.
-  void sample_after_settle(const std::function<double()>& sample, int ops_per_sample, double load_start);
   // Operations per sample for an operation of `op_s` (1 when the L2 is flushed between samples).
   int batch_for(double op_s) const;
   // Event-timed samples of `ops` back-to-back `op`s, the per-sample setup first.
   std::function<double()> event_sample(const std::function<void(cudaStream_t)>& op, int ops, TimingEvents& events);
   // Runs `sample` until settings_.settle_s has passed since `load_start` (State::clock_s).
   void settle(const std::function<double()>& sample, double load_start);
+  Samples samples_after_settle(const std::function<double()>& sample, int ops_per_sample, double load_start,
+                               bool record);
   static double clock_s();  // the host clock of warm-up, settle and ranking rounds
   void check_plausible(BenchResult& result) const;
 
