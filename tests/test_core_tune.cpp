@@ -118,6 +118,24 @@ TEST(Tune, TheHeuristicsPickIsKeptUnlessAnotherRankedFasterByMoreThanTheMargin) 
   EXPECT_EQ(chosen_candidate(clear, 2, 0.02), 1u);  // the pick may be any index
 }
 
+TEST(Tune, ACloseWinnerIsMeasuredAloneBesideTheHeuristicsPickAClearOneIsNot) {
+  const auto plan_for = [](std::vector<double> us) {
+    return plan_measurement(time_candidates(kCandidates, [&](std::size_t i) { return us[i]; }), 0, 0.02, 0.10);
+  };
+  const auto close = plan_for({10.0, 9.5, 11.0});  // 5 % faster
+  ASSERT_TRUE(close);
+  EXPECT_EQ(close->measure, 0u);
+  EXPECT_EQ(close->challenger, 1u);
+  const auto clear = plan_for({10.0, 8.0, 11.0});  // 20 % faster
+  ASSERT_TRUE(clear);
+  EXPECT_EQ(clear->measure, 1u);
+  EXPECT_FALSE(clear->challenger);
+  const auto within = plan_for({10.0, 9.9, 11.0});  // inside the margin: the pick alone
+  ASSERT_TRUE(within);
+  EXPECT_EQ(within->measure, 0u);
+  EXPECT_FALSE(within->challenger);
+}
+
 TEST(Tune, AFailedHeuristicPickLeavesTheFastest) {
   const auto timings = time_candidates(kCandidates, [](std::size_t i) -> double {
     if (i == 0) throw std::runtime_error("CUBLAS_STATUS_NOT_SUPPORTED");

@@ -87,9 +87,10 @@ class State {
   void measure_manual(const std::function<double()>& sample, int ops_per_sample = 1);
   // The measured region chosen among candidates (DESIGN.md, "What declaring a benchmark family
   // should feel like"): the candidates ranked in interleaved rounds after one settle
-  // (tune_choice.h); unless the one at `heuristic_index` (the library's own first pick) ranked
-  // within 2 % of the fastest, both are measured alone under the full rule and the faster is
-  // kept (their ops' record() values are dropped), else the pick is measured. gpubench.choice
+  // (tune_choice.h). The one at `heuristic_index` (the library's own first pick) is measured
+  // unless another ranked more than 2 % faster; that one is measured if it ranked more than 10 %
+  // faster, and between the two both are measured alone under the full rule and the faster is
+  // kept (their ops' record() values are dropped). gpubench.choice
   // records the chosen candidate, the heuristic's and every candidate's time; a candidate that
   // throws is recorded as failed and left out; if none is left the benchmark fails. A lone
   // candidate is measured without ranking.

@@ -8,8 +8,10 @@
 namespace gpubench {
 namespace {
 
-// A candidate replaces the library's pick only when it ranked faster by more than this.
+// A candidate replaces the library's pick only when it ranked faster by more than this...
 constexpr double kKeepHeuristicMargin = 0.02;
+// ...and, unless it ranked faster by more than this, when it also measures faster alone.
+constexpr double kConfirmBelow = 0.10;
 
 }  // namespace
 
@@ -45,32 +47,33 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
   steps.sample_us = [&](std::size_t i) { return sample(i) / ops[i] * 1e6; };
   steps.now_s = clock_s;
   const auto timings = rank_interleaved(named, steps, RankingRounds{});
-  const auto chosen = chosen_candidate(timings, heuristic_index, kKeepHeuristicMargin);
-  if (!chosen) {
+  const auto plan = plan_measurement(timings, heuristic_index, kKeepHeuristicMargin, kConfirmBelow);
+  if (!plan) {
     result_.choice = choice_record(timings, heuristic_index, heuristic_index);
     result_.choice["chosen"] = nullptr;
     result_.choice["chosen_index"] = nullptr;
     fail("every tuning candidate failed; the first: " + timings.front().error);
   }
-  if (*chosen == heuristic_index) {
-    result_.choice = choice_record(timings, *chosen, heuristic_index);
+  if (!plan->challenger) {
+    result_.choice = choice_record(timings, plan->measure, heuristic_index);
     result_.choice["keep_heuristic_within_pct"] = kKeepHeuristicMargin * 100;
-    measure(candidates[*chosen].op);
+    measure(candidates[plan->measure].op);
     return;
   }
-  // Ranked side by side, a hungrier candidate can win at the clock the mix runs at and then hold
-  // a lower clock than the heuristic's pick on its own: both are measured alone, as the figure
-  // is, the heuristic's first (the later one runs the longer after the load began), and the
-  // faster kept.
-  const Samples heuristic = collect(candidates[heuristic_index].op, Batching::kStream, false);
-  const Samples ranked = collect(candidates[*chosen].op, Batching::kStream, false);
-  const double heuristic_us = median_of(heuristic.op_seconds) * 1e6, ranked_us = median_of(ranked.op_seconds) * 1e6;
-  const std::size_t kept = ranked_us < heuristic_us ? *chosen : heuristic_index;
+  // Ranked side by side, a hungrier candidate can win by a few percent at the clock the mix runs
+  // at and then hold a lower clock than the heuristic's pick on its own: both are measured alone,
+  // as the figure is, the heuristic's first (the later one runs the longer after the load
+  // began), and the faster kept.
+  const Samples heuristic = collect(candidates[plan->measure].op, Batching::kStream, false);
+  const Samples challenger = collect(candidates[*plan->challenger].op, Batching::kStream, false);
+  const double heuristic_us = median_of(heuristic.op_seconds) * 1e6;
+  const double challenger_us = median_of(challenger.op_seconds) * 1e6;
+  const std::size_t kept = challenger_us < heuristic_us ? *plan->challenger : plan->measure;
   result_.choice = choice_record(timings, kept, heuristic_index);
   result_.choice["keep_heuristic_within_pct"] = kKeepHeuristicMargin * 100;
-  result_.choice["measured_alone_us"] = {{"heuristic", heuristic_us}, {"ranked_fastest", ranked_us}};
-  result_.choice["ranked_fastest_index"] = *chosen;
-  commit(kept == heuristic_index ? heuristic : ranked);
+  result_.choice["measured_alone_us"] = {{"heuristic", heuristic_us}, {"ranked_fastest", challenger_us}};
+  result_.choice["ranked_fastest_index"] = *plan->challenger;
+  commit(kept == plan->measure ? heuristic : challenger);
 }
 
 }  // namespace gpubench

@@ -51,6 +51,16 @@ std::optional<std::size_t> chosen_candidate(const std::vector<CandidateTiming>& 
   return *timings[*fastest].median_us < heuristic_us * (1 - margin) ? fastest : heuristic_index;
 }
 
+std::optional<TunePlan> plan_measurement(const std::vector<CandidateTiming>& timings, std::size_t heuristic_index,
+                                         double margin, double confirm_below) {
+  const auto chosen = chosen_candidate(timings, heuristic_index, margin);
+  if (!chosen) return std::nullopt;
+  if (*chosen == heuristic_index || !timings[heuristic_index].median_us) return TunePlan{*chosen, std::nullopt};
+  const double gain = 1 - *timings[*chosen].median_us / *timings[heuristic_index].median_us;
+  if (gain > confirm_below) return TunePlan{*chosen, std::nullopt};
+  return TunePlan{heuristic_index, *chosen};
+}
+
 nlohmann::json choice_record(const std::vector<CandidateTiming>& timings, std::size_t chosen,
                              std::size_t heuristic_index) {
   if (chosen >= timings.size() || heuristic_index >= timings.size())

@@ -51,6 +51,17 @@ std::optional<std::size_t> fastest_candidate(const std::vector<CandidateTiming>&
 std::optional<std::size_t> chosen_candidate(const std::vector<CandidateTiming>& timings, std::size_t heuristic_index,
                                             double margin);
 
+// What tune measures after ranking: `measure`, or, where `challenger` is set, the heuristic's
+// pick (`measure`) and the challenger each alone, keeping the faster. The challenger is the
+// chosen_candidate when it ranked faster by at most `confirm_below` (a fraction): closer than
+// that, a power-capped GPU can reverse the order once each runs on its own. None: all failed.
+struct TunePlan {
+  std::size_t measure = 0;
+  std::optional<std::size_t> challenger;
+};
+std::optional<TunePlan> plan_measurement(const std::vector<CandidateTiming>& timings, std::size_t heuristic_index,
+                                         double margin, double confirm_below);
+
 // {"chosen": identity, "chosen_index", "heuristic": identity of timings[heuristic_index],
 //  "heuristic_index", "candidates": [{"label", "median_us", "status", "error"?}]}
 nlohmann::json choice_record(const std::vector<CandidateTiming>& timings, std::size_t chosen,
