@@ -50,4 +50,10 @@ Family& add_problem_axes(Family& family) {
 
 Family& add_workspace_axis(Family& family) { return family.axis_int("workspace_mib", {kDefaultWorkspaceMib}); }
 
+FamilySettings conv_settings(double max_time_s) {
+  FamilySettings settings{300.0, max_time_s, {}};
+  settings.min_time_s = 0.1;
+  return power_limited(settings);
+}
+
 }  // namespace gpubench::conv

@@ -1,6 +1,6 @@
 #pragma once
-// The axes the conv families share, in one place: net and layer from the layer sets, then
-// n, type, layout and the workspace limit.
+// The axes and settings the conv families share, in one place: net and layer from the layer
+// sets, then n, type, layout and the workspace limit.
 #include "harness/core/family.h"
 
 namespace gpubench::conv {
@@ -17,5 +17,9 @@ Family& add_problem_axes(Family& family);
 constexpr std::int64_t kDefaultWorkspaceMib = 4096;
 // workspace_mib: the largest cuDNN workspace an engine may use (kDefaultWorkspaceMib).
 Family& add_workspace_axis(Family& family);
+// A conv family's settings: power_limited, a 300 s timeout and `max_time_s` of sampling. Its
+// samples span 0.1 s, not the default 0.2: ResNet-50's 180 convolutions then fit the 3 minutes
+// of the default sweep, and a layer of under 1 ms still gives 100 samples or more.
+FamilySettings conv_settings(double max_time_s);
 
 }  // namespace gpubench::conv

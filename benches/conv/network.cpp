@@ -75,14 +75,14 @@ gpubench::Family& declare_network() {
                   "pooling or fc. Per convolution the fastest of the engines screened as in conv/forward (the "
                   "least of two warm runs each, as torch.backends.cudnn.benchmark selects), verified as there; the "
                   "engines are in notes.engines. % of peak: images/s against the datasheet dense rate over the "
-                  "flops of one image (plausibility bound as in conv/forward, weighted by the layers' flops). flops = sum of the passes' 2 x N x K x (C/groups) x R x S x P x Q " + gpubench::power_limited_description());
+                  "flops of one image (plausibility bound as in conv/forward, weighted by the layers' flops). flops = sum of the passes' 2 x N x K x (C/groups) x R x S x P x Q. " + gpubench::power_limited_description(conv_settings(3.0)));
   add_layer_axes(family, true, false, false);
   add_problem_axes(family);
   family.axis_str("pass", {"fwd", "fwd_bwd"});
   add_workspace_axis(family);
   return family.per_device()
       .needs_library("cudnn")
-      .settings(gpubench::power_limited(gpubench::FamilySettings{300.0, 3.0, {}}))
+      .settings(conv_settings(3.0))
       .run(run_network);
 }
 

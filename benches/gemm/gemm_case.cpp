@@ -186,7 +186,11 @@ void run_gemm(State& s, const GemmSpec& spec) {
 }
 
 Family& gemm_family(const std::string& name, const std::string& description, ShapeUse use) {
-  Family& f = family(name).describe(description + " " + power_limited_description() +
+  // 16 candidates of a 16384-cube FP32 GEMM outlast the run's default limit.
+  FamilySettings limits;
+  limits.timeout_s = 300;
+  const FamilySettings settings = power_limited(limits);
+  Family& f = family(name).describe(description + " " + power_limited_description(settings) +
                                     " Types: " + precision_description());
   f.axis_str("type", precision_names(), {"bf16"});
   if (use == ShapeUse::kStrided) f.axis_int("batch", declared_values("batch", use));
@@ -199,14 +203,9 @@ Family& gemm_family(const std::string& name, const std::string& description, Sha
     f.axis_str("l2", {"hot", "cold"});
   else
     f.axis_str("algo", {"heuristic", "best"}, {"heuristic"});
-  // 16 candidates of a 16384-cube FP32 GEMM outlast the run's default limit. Ranked on a burst,
-  // a faster but hungrier tile wins tuning and then measures below the heuristic's pick once the
-  // GPU's power cap holds its clocks down (BF16 8192^3 on an H200): the settle comes first.
-  FamilySettings settings;
-  settings.timeout_s = 300;
   return f.per_device()
       .needs_library("cublasLt")
-      .settings(power_limited(settings))
+      .settings(settings)
       .where([use](const Params& p) { return listed_shape(p, use); })
       .run([](State& s) { run_gemm(s, spec_of(s.params())); });
 }

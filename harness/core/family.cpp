@@ -146,17 +146,17 @@ constexpr double kPowerSettleS = 0.15, kPowerMinTimeS = 0.2;
 }  // namespace
 
 FamilySettings power_limited(FamilySettings base) {
-  base.settle_s = kPowerSettleS;
-  base.min_time_s = kPowerMinTimeS;
+  if (!base.settle_s) base.settle_s = kPowerSettleS;
+  if (!base.min_time_s) base.min_time_s = kPowerMinTimeS;
   return base;
 }
 
-std::string power_limited_description() {
+std::string power_limited_description(const FamilySettings& settings) {
   char text[300];
   std::snprintf(text, sizeof text,
                 "Timing: samples start after %g s of load and span at least %g s, so a figure is the rate the GPU "
                 "holds under its power limit (a benchmark of a few ms sees the boost clock: up to 15 %% more).",
-                kPowerSettleS, kPowerMinTimeS);
+                settings.settle_s.value_or(0), settings.min_time_s.value_or(0));
   return text;
 }
 

@@ -96,10 +96,11 @@ struct FamilySettings {
 };
 
 // `base` with the settle and minimum sampling time of a family that loads a power-capped GPU to
-// its limit (GEMM, convolution): its figure is the rate the GPU holds under load.
+// its limit (GEMM, convolution), where `base` leaves them unset: its figure is the rate the GPU
+// holds under load.
 FamilySettings power_limited(FamilySettings base);
-// What power_limited's timing means, for family descriptions.
-std::string power_limited_description();
+// What `settings` (from power_limited) do to the timing, for family descriptions.
+std::string power_limited_description(const FamilySettings& settings);
 
 class Family {
  public:

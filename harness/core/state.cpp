@@ -76,11 +76,12 @@ const GpuInfo& State::gpu(int device) const {
 
 cudaStream_t State::stream() { return worker_stream(device()); }
 
-double State::warm_up(const std::function<double()>& sample) {
+double State::warm_up(const std::function<double()>& sample, bool brief) {
   const double start = now_s();
   sample();  // the first call loads modules and faults pages in: not a time of the operation
   std::vector<double> seconds;
-  while (seconds.empty() || now_s() - start < settings_.warmup_s) seconds.push_back(sample());
+  while (seconds.size() < (brief ? 2u : 1u) || (!brief && now_s() - start < settings_.warmup_s))
+    seconds.push_back(sample());
   // The fastest call, the operation's own time free of the stalls some calls meet: batching is
   // decided from it, and one slow call (or a median near the threshold) would flip a benchmark
   // between batched and unbatched from one process to the next, moving its figure several-fold.

@@ -135,8 +135,9 @@ class State {
   // Warm-up, batching, settle and samples of `op` (what measure() does before it commits).
   Samples collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record);
   void commit(const Samples& samples);  // makes them the benchmark's measured region
-  // Runs `sample` for the warm-up period; returns the fastest of its calls after the first.
-  double warm_up(const std::function<double()>& sample);
+  // Runs `sample` for the warm-up period (`brief`: the first call and two more, for a tune
+  // candidate, whose ranking rounds follow a settle); returns the fastest call after the first.
+  double warm_up(const std::function<double()>& sample, bool brief = false);
   // Operations per sample for an operation of `op_s` (1 when the L2 is flushed between samples).
   int batch_for(double op_s) const;
   // Event-timed samples of `ops` back-to-back `op`s, the per-sample setup first.

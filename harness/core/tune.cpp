@@ -41,7 +41,7 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
   auto sample = [&](std::size_t i) { return cleaned(event_sample(candidates[i].op, ops[i], events[i])); };
   RankingSteps steps;
   steps.prepare = [&](std::size_t i) {
-    ops[i] = batch_for(cleaned([&] { return warm_up(event_sample(candidates[i].op, 1, events[i])); }));
+    ops[i] = batch_for(cleaned([&] { return warm_up(event_sample(candidates[i].op, 1, events[i]), true); }));
   };
   steps.settle = [&](std::size_t i) { settle([&] { return sample(i); }, clock_s()); };
   steps.sample_us = [&](std::size_t i) { return sample(i) / ops[i] * 1e6; };
