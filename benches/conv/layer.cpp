@@ -52,7 +52,8 @@ const char* const kCommon =
 
 gpubench::Family& layer_family(const std::string& name, const std::string& what, bool three_by_three_only,
                                ConvPass pass) {
-  auto& family = gpubench::family(name).describe(what + kCommon + ". " + gpubench::power_limited_description(conv_settings(2.0)));
+  auto& family =
+      gpubench::family(name).describe(what + kCommon + ". " + gpubench::power_limited_description(conv_settings(2.0)));
   add_layer_axes(family, false, true, three_by_three_only);
   add_problem_axes(family);
   family.axis_str("algo", {"best"});
