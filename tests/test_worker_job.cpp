@@ -38,8 +38,8 @@ WorkerJob sample_job() {
   // order a JSON object would sort differently.
   Instance instance;
   instance.family = &job_family;
-  instance.params.values = {{"op", "scale"}, {"bytes", "3000000"}, {"peer", "gpu1"}};
-  instance.params.kinds = {Axis::Kind::kString, Axis::Kind::kInt, Axis::Kind::kGpu};
+  instance.params.values = {{"op", "scale"}, {"bytes", "3000000"}, {"peer", "gpu1"}, {"ratio", "0.25"}};
+  instance.params.kinds = {Axis::Kind::kString, Axis::Kind::kInt, Axis::Kind::kGpu, Axis::Kind::kFloat};
   instance.name = instance_name(job_family.name(), instance.params);
   instance.device = 1;
   job.instances.push_back(instance);
@@ -74,6 +74,7 @@ TEST(WorkerJob, RoundTripKeepsEverything) {
   }
   EXPECT_EQ(back.instances[0].params.integer("bytes"), 3000000);
   EXPECT_EQ(back.instances[0].params.gpu("peer"), 1);
+  EXPECT_EQ(back.instances[0].params.to_json().at("ratio"), 0.25);  // a float axis stays a number
 }
 
 TEST(WorkerJob, ContextKeepsWhatTheDocumentLeavesOut) {
@@ -103,7 +104,7 @@ TEST(WorkerJob, UnknownFamilyOrMalformedJobIsAnError) {
   json["instances"][0]["family"] = "unittest/no_such_family";
   EXPECT_THROW(job_from_json(json), std::runtime_error);
   json = job_to_json(sample_job());
-  json["instances"][0]["params"][0][2] = "float";
+  json["instances"][0]["params"][0][2] = "complex";
   EXPECT_THROW(job_from_json(json), std::runtime_error);
   json = job_to_json(sample_job());
   json["settings"].erase("timeout_s");

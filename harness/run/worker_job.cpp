@@ -10,6 +10,7 @@ namespace {
 const char* kind_name(Axis::Kind kind) {
   switch (kind) {
     case Axis::Kind::kInt: return "int";
+    case Axis::Kind::kFloat: return "float";
     case Axis::Kind::kGpu: return "gpu";
     case Axis::Kind::kString: break;
   }
@@ -18,6 +19,7 @@ const char* kind_name(Axis::Kind kind) {
 
 Axis::Kind kind_from_name(const std::string& name) {
   if (name == "int") return Axis::Kind::kInt;
+  if (name == "float") return Axis::Kind::kFloat;
   if (name == "gpu") return Axis::Kind::kGpu;
   if (name == "string") return Axis::Kind::kString;
   throw std::runtime_error("worker job: unknown axis kind '" + name + "'");
