@@ -119,6 +119,7 @@ void State::commit(const Samples& samples) {
   measured_ = true;
   ops_per_sample_ = samples.ops_per_sample;
   op_seconds_ = samples.op_seconds;
+  if (!samples.batching.empty()) result_.notes["batching"] = samples.batching;
   result_.notes["stopped_by"] = to_string(samples.stopped_by);
   result_.notes["noise_pct"] = samples.noise_pct;
 }
@@ -171,19 +172,23 @@ State::Samples State::collect(const std::function<void(cudaStream_t)>& op, Batch
     op_s = warm_up(probe, true) / kBatchProbeOps;
   }
   const int ops = batch_for(op_s);
-  result_.notes["batching"] = ops == 1 ? (flush_l2_ ? "none (L2 flushed before each operation)" : "none")
-                              : batching == Batching::kGraph ? "graph"
-                                                             : "stream";
+  const char* how = ops == 1 ? (flush_l2_ ? "none (L2 flushed before each operation)" : "none")
+                    : batching == Batching::kGraph ? "graph"
+                                                   : "stream";
+  Samples samples;
   if (ops > 1 && batching == Batching::kGraph) {
     CapturedBatch batch(s, ops, op);
     const std::function<void(cudaStream_t)> replay = [&](cudaStream_t stream) { batch.launch(stream); };
     const auto sample = event_sample(replay, 1, events);
     warm_up(sample);
-    return samples_after_settle(sample, ops, load_start, record);
+    samples = samples_after_settle(sample, ops, load_start, record);
+  } else {
+    const auto sample = event_sample(op, ops, events);
+    if (ops > 1) warm_up(sample);
+    samples = samples_after_settle(sample, ops, load_start, record);
   }
-  const auto sample = event_sample(op, ops, events);
-  if (ops > 1) warm_up(sample);
-  return samples_after_settle(sample, ops, load_start, record);
+  samples.batching = how;
+  return samples;
 }
 
 void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {

@@ -129,6 +129,7 @@ class State {
     int ops_per_sample = 1;
     StopReason stopped_by = StopReason::kContinue;
     double noise_pct = 0;
+    std::string batching;  // notes.batching, where the harness batched the operation
   };
   // `record`: whether record() calls during the samples keep their values.
   Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record);
