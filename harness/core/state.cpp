@@ -109,7 +109,7 @@ State::Samples State::collect_samples(const std::function<double()>& sample, int
   StopState stop;
   const StopReason reason = run_samples(settings_.stop, sample, stop);
   recording_ = false;
-  Samples out{{}, ops_per_sample, reason, median_noise_pct(stop.samples)};
+  Samples out{{}, ops_per_sample, reason, median_noise_pct(stop.samples), {}};
   for (double s : stop.samples) out.op_seconds.push_back(s / ops_per_sample);
   return out;
 }
