@@ -164,9 +164,9 @@ State::Samples State::collect(const std::function<void(cudaStream_t)>& op, Batch
   const double load_start = now_s();
   double op_s = warm_up(single);
   if (settings_.settle_s > 0 && op_s < kBatchProbeBelow * settings_.batch_below_s) {
-    // A single event-timed call holds the gap before its launch reaches the GPU (about 5 us):
-    // a 14 us GEMV read as 20 in one process and 19 in the next, batched in one and not in the
-    // other, its figure 30 % apart. Here batching follows back-to-back calls after the settle.
+    // A single event-timed call holds the gap before its launch reaches the GPU (about 5 us), so
+    // an operation near the batching threshold would be batched in one process and not in the
+    // next, its figures far apart: batching follows back-to-back calls after the settle.
     const auto probe = event_sample(op, kBatchProbeOps, events);
     settle(probe, load_start);
     op_s = warm_up(probe, true) / kBatchProbeOps;
