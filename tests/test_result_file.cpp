@@ -91,6 +91,24 @@ TEST(ResultFile, ImpossibleFiguresAreFailed) {
   EXPECT_TRUE(r.find("launch/empty")->ok());
 }
 
+TEST(ResultFile, ARecordedPlausibilityFactorIsTheBoundReadersApply) {
+  ResultBuilder b;
+  const std::string winograd = "conv/forward/layer:res3_3x3_128/type:fp32";
+  b.bench(winograd, "tflops", samples(80, 1, 10));  // 133 % of a 60 TFLOP/s peak, under 9 x it
+  b.last()["gpubench"]["peak"] = 60.0;
+  b.last()["gpubench"]["plausibility_factor"] = 9.0;
+  b.bench("conv/forward/layer:res3_1x1/type:fp32", "tflops", samples(80, 1, 10));  // a 1x1: no factor
+  b.last()["gpubench"]["peak"] = 60.0;
+  const ResultFile r = b.parse();
+  EXPECT_TRUE(r.find(winograd)->ok());
+  EXPECT_DOUBLE_EQ(r.find(winograd)->plausibility_factor, 9.0);
+  EXPECT_EQ(r.find("conv/forward/layer:res3_1x1/type:fp32")->status, "failed");
+  ResultBuilder bad;
+  bad.bench(winograd, "tflops", samples(80, 1, 10));
+  bad.last()["gpubench"]["plausibility_factor"] = 0.5;
+  expect_bad_input([&] { bad.parse(); }, "/benchmarks/0/gpubench/plausibility_factor: expected a number of at least 1");
+}
+
 TEST(ResultFile, UnverifiedOkFiguresAreFailed) {
   ResultBuilder b;
   b.bench(kTriad, "bandwidth_gbps", samples(4000, 1, 10));

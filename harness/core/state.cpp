@@ -246,7 +246,7 @@ void State::set_peak(double peak, const std::string& source) {
 
 void State::bound_by_peak_times(double factor, const std::string& why) {
   if (!(factor >= 1)) throw std::logic_error("bound_by_peak_times() needs a factor of at least 1");
-  peak_bound_factor_ = factor;
+  result_.plausibility_factor = factor;
   result_.notes["plausibility_bound"] = why;
 }
 
@@ -306,7 +306,7 @@ void State::check_plausible(BenchResult& result) const {
   if (result.status != Status::kOk || !result.peak) return;
   const auto primary = result.metrics.find(result.primary_metric);
   if (primary == result.metrics.end() || primary->second.values.empty()) return;
-  const auto why = implausible_figure(primary->second.summary().median, *result.peak * peak_bound_factor_,
+  const auto why = implausible_figure(primary->second.summary().median, *result.peak * result.plausibility_factor,
                                      primary->second.higher_is_better);
   if (!why) return;
   result.status = Status::kFailed;

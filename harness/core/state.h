@@ -160,7 +160,6 @@ class State {
   bool verify_ok_ = true;
   std::string verify_failures_;
   double bytes_per_op_ = 0, flops_per_op_ = 0;
-  double peak_bound_factor_ = 1;
   struct TimeMetric { std::string name, unit; double scale; };
   std::vector<TimeMetric> time_metrics_;
   std::vector<double> op_seconds_;  // per-op time of each sample

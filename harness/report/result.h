@@ -41,6 +41,9 @@ struct BenchResult {
   std::map<std::string, Metric> metrics;
   std::optional<double> peak;  // theoretical value of the primary metric, for % of peak
   std::string peak_source;     // what the peak is, e.g. "HBM: 2 x 3201 MHz x 6144 bit"
+  // The primary figure is implausible above peak x this (State::bound_by_peak_times; 1: the
+  // 1.05 rule alone). Written as "plausibility_factor" where above 1, so readers apply the run's bound.
+  double plausibility_factor = 1;
   nlohmann::json telemetry = nlohmann::json::object();
   // Every telemetry sample taken during it: the --telemetry-trace time series. Not part of the
   // benchmark's entry (to_json); the worker sends it beside the entry.

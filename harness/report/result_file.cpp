@@ -85,6 +85,7 @@ void fail_unverified(const BenchResult& r, BenchmarkResult& b) {
     b.error = "status ok but \"verified\" is false: the output was not checked";
   }
   if (r.peak) b.peak = r.peak;
+  b.plausibility_factor = r.plausibility_factor;
 }
 
 // Files written before the run enforced the peak rule (or by other tools) still carry
@@ -92,7 +93,8 @@ void fail_unverified(const BenchResult& r, BenchmarkResult& b) {
 void fail_impossible_figure(BenchmarkResult& b) {
   auto metric = b.metrics.find(b.primary_metric);
   if (!b.ok() || metric == b.metrics.end() || !b.peak) return;
-  if (auto why = implausible_figure(metric->second.median, *b.peak, metric->second.higher_is_better)) {
+  if (auto why = implausible_figure(metric->second.median, *b.peak * b.plausibility_factor,
+                                    metric->second.higher_is_better)) {
     b.status = "failed";
     b.error = *why;
   }

@@ -36,6 +36,7 @@ struct BenchmarkResult {
   std::map<std::string, MetricResult> metrics;
   int repetitions = 0;
   std::optional<double> peak;  // the primary metric's physical peak, where the file records one
+  double plausibility_factor = 1;  // BenchResult::plausibility_factor
   bool throttled = false;
   std::vector<std::string> throttle_reasons;
   bool ok() const { return status == "ok"; }

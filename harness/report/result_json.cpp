@@ -110,6 +110,7 @@ json to_json(const BenchResult& result) {
       {"peak_source", result.peak_source}, {"ops_per_sample", result.ops_per_sample},
       {"telemetry", result.telemetry}, {"notes", result.notes}};
   if (!result.choice.is_null()) gpubench["choice"] = result.choice;
+  if (result.plausibility_factor > 1) gpubench["plausibility_factor"] = result.plausibility_factor;
 
   // Google Benchmark's per-run fields. GPU work has no host CPU time of its own, so cpu_time
   // repeats real_time (DESIGN.md allows either).
@@ -172,6 +173,10 @@ BenchResult read_bench_result(const JsonAt& entry) {
     r.peak = r.metrics.at(r.primary_metric).summary().median * 100 / pct->num();
   }
   r.peak_source = optional_string(g, "peak_source");
+  if (auto factor = g.find("plausibility_factor")) {
+    r.plausibility_factor = factor->num();
+    if (!(r.plausibility_factor >= 1)) factor->fail("expected a number of at least 1");
+  }
   if (auto telemetry = g.find("telemetry")) {
     if (auto throttled = telemetry->find("throttled")) throttled->boolean();
     if (auto reasons = telemetry->find("throttle_reasons"))
