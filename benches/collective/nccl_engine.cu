@@ -320,17 +320,20 @@ void NcclEngine::wait_for_ends() {
   for (const auto& b : buffers_) GPUBENCH_CUDA(cudaEventSynchronize(b.end));
 }
 
-double NcclEngine::run(int ops) {
+void NcclEngine::throw_if_aborted() const {
   if (clique_.aborted()) throw std::runtime_error("the communicators were aborted after an earlier failure");
+}
+
+double NcclEngine::run(int ops) {
+  throw_if_aborted();
   ScopedDevice on(clique_.members().front().device);
   // An untimed lead-in collective keeps every GPU busy while the timed ones are queued, so a start
   // event marks the end of GPU work, not the moment the host began to enqueue: no launch latency
   // enters the sample (nccl-tests' host timer spreads one over its -n iterations), and the ranks'
   // start events are aligned by the lead-in collective itself.
-  auto next = [this] { return next_slot_++ % slots_; };
-  enqueue_one(next());
+  enqueue_one(next_slot());
   record(&Buffers::start);
-  for (int i = 0; i < ops; ++i) enqueue_one(next());
+  for (int i = 0; i < ops; ++i) enqueue_one(next_slot());
   record(&Buffers::end);
   wait_for_ends();
   double slowest_s = 0;
@@ -343,11 +346,11 @@ double NcclEngine::run(int ops) {
 }
 
 double NcclEngine::run_host(int ops) {
-  if (clique_.aborted()) throw std::runtime_error("the communicators were aborted after an earlier failure");
+  throw_if_aborted();
   ScopedDevice on(clique_.members().front().device);
   for (const auto& m : clique_.members()) GPUBENCH_CUDA(cudaStreamSynchronize(m.stream));
   const auto start = std::chrono::steady_clock::now();
-  for (int i = 0; i < ops; ++i) enqueue_one(next_slot_++ % slots_);
+  for (int i = 0; i < ops; ++i) enqueue_one(next_slot());
   record(&Buffers::end);
   // Polled without sleeping, as nccl-tests does: a sleep's wake-up is longer than the collectives.
   while (!ends_reached() && std::chrono::steady_clock::now() - start < std::chrono::duration<double>(kSpinS)) {

@@ -54,9 +54,12 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
     result_.choice["chosen_index"] = nullptr;
     fail("every tuning candidate failed; the first: " + timings.front().error);
   }
-  if (!plan->challenger) {
-    result_.choice = choice_record(timings, plan->measure, heuristic_index);
+  auto record_choice = [&](std::size_t kept) {
+    result_.choice = choice_record(timings, kept, heuristic_index);
     result_.choice["keep_heuristic_within_pct"] = kKeepHeuristicMargin * 100;
+  };
+  if (!plan->challenger) {
+    record_choice(plan->measure);
     measure(candidates[plan->measure].op);
     return;
   }
@@ -68,12 +71,11 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
   const Samples challenger = collect(candidates[*plan->challenger].op, Batching::kStream, false);
   const double heuristic_us = median_of(heuristic.op_seconds) * 1e6;
   const double challenger_us = median_of(challenger.op_seconds) * 1e6;
-  const std::size_t kept = challenger_us < heuristic_us ? *plan->challenger : plan->measure;
-  result_.choice = choice_record(timings, kept, heuristic_index);
-  result_.choice["keep_heuristic_within_pct"] = kKeepHeuristicMargin * 100;
+  const bool challenger_kept = challenger_us < heuristic_us;
+  record_choice(challenger_kept ? *plan->challenger : plan->measure);
   result_.choice["measured_alone_us"] = {{"heuristic", heuristic_us}, {"ranked_fastest", challenger_us}};
   result_.choice["ranked_fastest_index"] = *plan->challenger;
-  commit(kept == plan->measure ? heuristic : challenger);
+  commit(challenger_kept ? challenger : heuristic);
 }
 
 }  // namespace gpubench
