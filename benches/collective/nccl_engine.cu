@@ -351,12 +351,25 @@ double NcclEngine::run_host(int ops) {
   for (const auto& m : clique_.members()) GPUBENCH_CUDA(cudaStreamSynchronize(m.stream));
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < ops; ++i) enqueue_one(next_slot());
-  record(&Buffers::end);
-  // Polled without sleeping, as nccl-tests does: a sleep's wake-up is longer than the collectives.
-  while (!ends_reached() && std::chrono::steady_clock::now() - start < std::chrono::duration<double>(kSpinS)) {
+  // The streams are queried without sleeping, as nccl-tests does: recording an end event first
+  // would add its cost to every collective's share, and a sleep's wake-up is longer than they are.
+  const auto spin_until = start + std::chrono::duration<double>(kSpinS);
+  while (!streams_idle()) {
+    if (std::chrono::steady_clock::now() < spin_until) continue;
+    record(&Buffers::end);  // a long or hung collective: waited for as run() waits, abort included
+    wait_for_ends();
+    break;
   }
-  wait_for_ends();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool NcclEngine::streams_idle() const {
+  for (const auto& m : clique_.members()) {
+    const cudaError_t state = cudaStreamQuery(m.stream);
+    if (state == cudaErrorNotReady) return false;
+    GPUBENCH_CUDA(state);
+  }
+  return true;
 }
 
 long long NcclEngine::check() {

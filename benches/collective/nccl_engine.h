@@ -110,6 +110,7 @@ class NcclEngine : public RankEngine {
   Slot slot(const Buffers& b, std::size_t index) const;
   void enqueue_one(std::size_t index);
   bool ends_reached() const;
+  bool streams_idle() const;
   void throw_if_aborted() const;
   std::size_t next_slot() { return next_slot_++ % slots_; }  // the rotation's next slot
   void issue(const Clique::Member& member, const Slot& b);

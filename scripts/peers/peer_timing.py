@@ -2,7 +2,8 @@
 codes (2 bad usage, 3 no CUDA device, as gpubench's), random data as gpubench's (magnitude
 [0.25, 1), random sign), the fields every line carries, and the timing: time_op (warm-up, then
 CUDA-event-timed runs, the median) and time_power_limited (gpubench's power-limited families'
-settle and minimum sampling time, with the SM clock read through NVML after the samples)."""
+settle and minimum sampling time, batches of short ops replayed as CUDA graphs, with the SM clock
+read through NVML after the samples)."""
 import ctypes
 import statistics
 import sys
@@ -90,16 +91,31 @@ class SmClock:
         return value.value if self.nvml.nvmlDeviceGetClockInfo(self.handle, 1, ctypes.byref(value)) == 0 else None
 
 
-def time_power_limited(op, samples, clock):
-    """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
-    at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call,
-    sm_clock_mhz: read after the samples}."""
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-
-    def sample(calls):
-        start.record()
+def replayed(op, calls):
+    """`calls` back-to-back ops captured as one CUDA graph, its replay returned: launched from
+    Python one by one, ops of a few microseconds would time Python's per-call cost instead."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        op()  # torch's capture rule: a warm-up on a side stream first
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
         for _ in range(calls):
             op()
+    return graph.replay
+
+
+def time_power_limited(op, samples, clock):
+    """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
+    at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
+    p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
+    samples, sm_clock_mhz: read after the samples}."""
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+
+    def timed(run):
+        start.record()
+        run()
         stop.record()
         stop.synchronize()
         return start.elapsed_time(stop) / 1e3
@@ -107,25 +123,35 @@ def time_power_limited(op, samples, clock):
     op()  # the first call selects the algorithm (cudnn.benchmark) or loads the kernel
     torch.cuda.synchronize()
     load_start = time.perf_counter()
-    fastest = min(sample(1) for _ in range(2))
+    fastest = min(timed(op) for _ in range(2))
     while time.perf_counter() - load_start < WARMUP_S:
-        fastest = min(fastest, sample(1))
+        fastest = min(fastest, timed(op))
+    run, calls = op, 1
     if fastest < 5 * BATCH_BELOW_S:  # as gpubench: batching from back-to-back calls after the settle
+        run = replayed(op, 4)
         while time.perf_counter() - load_start < SETTLE_S:
-            sample(4)
-        fastest = min(sample(4) for _ in range(2)) / 4
-    calls = 1 if fastest >= BATCH_BELOW_S else min(10000, int(BATCH_TARGET_S / max(fastest, 1e-7)) + 1)
+            timed(run)
+        fastest = min(timed(run) for _ in range(2)) / 4
+        if fastest < BATCH_BELOW_S:
+            calls = min(10000, int(BATCH_TARGET_S / max(fastest, 1e-7)) + 1)
+            run = replayed(op, calls)
+        else:
+            run = op
     while time.perf_counter() - load_start < SETTLE_S:
-        sample(calls)
+        timed(run)
     times = []
     while len(times) < samples or sum(times) < MIN_TIME_S:
-        times.append(sample(calls))
-    return {"seconds": statistics.median(times) / calls, "sm_clock_mhz": clock.mhz()}
+        times.append(timed(run))
+    deciles = statistics.quantiles(times, n=10)
+    return {"seconds": statistics.median(times) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
+            "samples": len(times), "sm_clock_mhz": clock.mhz()}
 
 
 def power_limited_fields(timing, flops):
-    """The JSON fields of a time_power_limited result: time_us and tflops as gpubench's, the clock."""
-    fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12}
+    """The JSON fields of a time_power_limited result: time_us and tflops as gpubench's, the spread
+    of time_us, the clock."""
+    fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12,
+              "time_us_p10": timing["p10_s"] * 1e6, "time_us_p90": timing["p90_s"] * 1e6, "samples": timing["samples"]}
     if timing["sm_clock_mhz"] is not None:
         fields["sm_clock_mhz"] = timing["sm_clock_mhz"]
     return fields
