@@ -121,6 +121,30 @@ TEST_F(GpuCoreState, TuneChoosesTheFastestAndRecordsAFailedCandidate) {
   EXPECT_NEAR(r.metrics.at("time_us").summary().median, 10, 3);
 }
 
+TEST_F(GpuCoreState, APowerLimitedTuneBatchesShortCandidatesAsGraphsAndRestsBeforeMeasuring) {
+  GPUBENCH_REQUIRE_GPU();
+  settings_.settle_s = 0.02;
+  settings_.rest_s = 0.2;
+  State s(instance_, settings_, context_);
+  std::vector<TuneCandidate> candidates = {
+      {"spin 4 us", {{"ns", 4000}}, [](cudaStream_t st) { kernels::launch_spin_for_ns(4000, st); }},
+      {"spin 2 us", {{"ns", 2000}}, [](cudaStream_t st) { kernels::launch_spin_for_ns(2000, st); }},
+  };
+  const auto start = std::chrono::steady_clock::now();
+  s.tune(candidates, 0, Batching::kGraph);
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.verify(true, "ran");
+  const BenchResult r = s.finish();
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(r.notes.at("batching"), "graph");
+  EXPECT_GT(r.ops_per_sample, 1);
+  EXPECT_EQ(r.choice.at("chosen_index"), 1);
+  EXPECT_TRUE(r.choice.contains("measured_alone_us"));
+  EXPECT_GE(elapsed_s, 2 * 0.2);  // a rest before each of the two measurements
+  EXPECT_GE(r.metrics.at("time_us").summary().median, 1.9);
+  EXPECT_LT(r.metrics.at("time_us").summary().median, 4.0);  // a graph node adds under a microsecond
+}
+
 TEST(GpuCore, DeviceAllcloseCountsBadElementsAndNan) {
   GPUBENCH_REQUIRE_GPU();
   const std::vector<float> want = {1, 2, 4, 8}, got = {1, 2.5f, 4, std::nanf("")};

@@ -83,8 +83,9 @@ TEST(Tune, CandidatesAreRankedInInterleavedRoundsAfterOneSettle) {
   FakeSteps fake{[](std::size_t i) { return 10.0 + static_cast<double>(i); }};
   const auto timings = rank_interleaved(kCandidates, fake.steps(), RankingRounds{3, 5, 0.0});
   EXPECT_EQ(fake.settled, (std::vector<std::size_t>{0}));
-  // Three prepares, then three rounds of 0, 1, 2 (min_time 0: the fourth round is not needed).
-  EXPECT_EQ(fake.order, (std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2}));
+  // Three prepares, then three rounds (min_time 0: the fourth is not needed), each starting one
+  // candidate later.
+  EXPECT_EQ(fake.order, (std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 1, 2, 0, 2, 0, 1}));
   EXPECT_DOUBLE_EQ(*timings[2].median_us, 12.0);
   FakeSteps longer{[](std::size_t) { return 1.0; }};
   rank_interleaved(kCandidates, longer.steps(), RankingRounds{3, 5, 0.0075});  // 7.5 ms: the third round ends at 9 ms
@@ -118,18 +119,18 @@ TEST(Tune, TheHeuristicsPickIsKeptUnlessAnotherRankedFasterByMoreThanTheMargin) 
   EXPECT_EQ(chosen_candidate(clear, 2, 0.02), 1u);  // the pick may be any index
 }
 
-TEST(Tune, ACloseWinnerIsMeasuredAloneBesideTheHeuristicsPickAClearOneIsNot) {
+TEST(Tune, AWinnerIsMeasuredAloneBesideTheHeuristicsPick) {
   const auto plan_for = [](std::vector<double> us) {
-    return plan_measurement(time_candidates(kCandidates, [&](std::size_t i) { return us[i]; }), 0, 0.02, 0.10);
+    return plan_measurement(time_candidates(kCandidates, [&](std::size_t i) { return us[i]; }), 0, 0.02);
   };
   const auto close = plan_for({10.0, 9.5, 11.0});  // 5 % faster
   ASSERT_TRUE(close);
   EXPECT_EQ(close->measure, 0u);
   EXPECT_EQ(close->challenger, 1u);
-  const auto clear = plan_for({10.0, 8.0, 11.0});  // 20 % faster
+  const auto clear = plan_for({10.0, 8.0, 11.0});  // 20 % faster: a ranking of long operations can be that far off
   ASSERT_TRUE(clear);
-  EXPECT_EQ(clear->measure, 1u);
-  EXPECT_FALSE(clear->challenger);
+  EXPECT_EQ(clear->measure, 0u);
+  EXPECT_EQ(clear->challenger, 1u);
   const auto within = plan_for({10.0, 9.9, 11.0});  // inside the margin: the pick alone
   ASSERT_TRUE(within);
   EXPECT_EQ(within->measure, 0u);

@@ -130,6 +130,7 @@ TEST(SettingsFor, APowerLimitedFamilySettlesAndSamplesLongerExceptInAQuickRun) {
   const RunSettings full = settings_for(power_family.expand({}).front(), run);
   EXPECT_GT(full.settle_s, 0);
   EXPECT_GT(full.stop.min_time_s, 0);
+  EXPECT_GT(full.rest_s, 0);
   run.stop.min_time_s = 10;  // --min-time above the family's stays
   EXPECT_EQ(settings_for(power_family.expand({}).front(), run).stop.min_time_s, 10);
   run.stop.min_time_s = 0;
@@ -137,6 +138,7 @@ TEST(SettingsFor, APowerLimitedFamilySettlesAndSamplesLongerExceptInAQuickRun) {
   const RunSettings quick = settings_for(power_family.expand({}).front(), run);
   EXPECT_EQ(quick.settle_s, 0);
   EXPECT_EQ(quick.stop.min_time_s, 0);
+  EXPECT_EQ(quick.rest_s, 0);
 }
 
 TEST(UnrunResult, CarriesTheInstanceAndTheReason) {

@@ -93,11 +93,15 @@ struct FamilySettings {
   // ranking), and they span at least min_time_s, a part of the dither rather than one instant.
   std::optional<double> settle_s;
   std::optional<double> min_time_s;
+  // Idle time before a measurement that follows other load of the same benchmark (tune's
+  // ranking): the power average the GPU's clock follows then starts about where it starts for a
+  // benchmark measured without ranking, after the gap between benchmarks.
+  std::optional<double> rest_s;
 };
 
-// `base` with the settle and minimum sampling time of a family that loads a power-capped GPU to
-// its limit (GEMM, convolution), where `base` leaves them unset: its figure is the rate the GPU
-// holds under load.
+// `base` with the settle, minimum sampling time and rest of a family that loads a power-capped
+// GPU to its limit (GEMM, convolution), where `base` leaves them unset: its figure is the rate
+// the GPU holds under load.
 FamilySettings power_limited(FamilySettings base);
 // What `settings` (from power_limited) do to the timing, for family descriptions.
 std::string power_limited_description(const FamilySettings& settings);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "harness/core/batching.h"
 #include "harness/core/cuda_check.h"
@@ -156,39 +158,52 @@ State::Samples State::samples_after_settle(const std::function<double()>& sample
   return collect_samples(sample, ops_per_sample, record);
 }
 
-State::Samples State::collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record) {
-  if (measured_) throw std::logic_error("a benchmark may have only one measured region");
-  cudaStream_t s = stream();
-  TimingEvents events;
-  const auto single = event_sample(op, 1, events);
-  const double load_start = now_s();
-  double op_s = warm_up(single);
+State::Batched State::in_batches(const std::function<void(cudaStream_t)>& op, int ops, Batching batching,
+                                 TimingEvents& events) {
+  Batched b;
+  b.ops = ops;
+  b.how = ops == 1 ? (flush_l2_ ? "none (L2 flushed before each operation)" : "none")
+          : batching == Batching::kGraph ? "graph"
+                                         : "stream";
+  if (ops > 1 && batching == Batching::kGraph) {
+    auto batch = std::make_shared<CapturedBatch>(stream(), ops, op);
+    auto replay = std::make_shared<std::function<void(cudaStream_t)>>([batch](cudaStream_t s) { batch->launch(s); });
+    b.sample = [replay, sample = event_sample(*replay, 1, events)] { return sample(); };
+  } else {
+    b.sample = event_sample(op, ops, events);
+  }
+  return b;
+}
+
+State::Batched State::batched(const std::function<void(cudaStream_t)>& op, Batching batching, TimingEvents& events,
+                              double load_start, bool brief) {
+  double op_s = warm_up(event_sample(op, 1, events), brief);
   if (settings_.settle_s > 0 && op_s < kBatchProbeBelow * settings_.batch_below_s) {
     // A single event-timed call holds the gap before its launch reaches the GPU (about 5 us), so
     // an operation near the batching threshold would be batched in one process and not in the
-    // next, its figures far apart: batching follows back-to-back calls after the settle.
-    const auto probe = event_sample(op, kBatchProbeOps, events);
-    settle(probe, load_start);
-    op_s = warm_up(probe, true) / kBatchProbeOps;
+    // next, its figures far apart: batching follows back-to-back calls (after the settle), in
+    // the batch's own form, as a graph's replay holds none of the host's cost per call.
+    const Batched probe = in_batches(op, kBatchProbeOps, batching, events);
+    if (!brief) settle(probe.sample, load_start);
+    op_s = warm_up(probe.sample, true) / kBatchProbeOps;
   }
-  const int ops = batch_for(op_s);
-  const char* how = ops == 1 ? (flush_l2_ ? "none (L2 flushed before each operation)" : "none")
-                    : batching == Batching::kGraph ? "graph"
-                                                   : "stream";
-  Samples samples;
-  if (ops > 1 && batching == Batching::kGraph) {
-    CapturedBatch batch(s, ops, op);
-    const std::function<void(cudaStream_t)> replay = [&](cudaStream_t stream) { batch.launch(stream); };
-    const auto sample = event_sample(replay, 1, events);
-    warm_up(sample);
-    samples = samples_after_settle(sample, ops, load_start, record);
-  } else {
-    const auto sample = event_sample(op, ops, events);
-    if (ops > 1) warm_up(sample);
-    samples = samples_after_settle(sample, ops, load_start, record);
-  }
-  samples.batching = how;
+  Batched b = in_batches(op, batch_for(op_s), batching, events);
+  if (b.ops > 1 && !brief) warm_up(b.sample);
+  return b;
+}
+
+State::Samples State::collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record) {
+  if (measured_) throw std::logic_error("a benchmark may have only one measured region");
+  TimingEvents events;
+  const double load_start = now_s();
+  const Batched b = batched(op, batching, events, load_start, false);
+  Samples samples = samples_after_settle(b.sample, b.ops, load_start, record);
+  samples.batching = b.how;
   return samples;
+}
+
+void State::rest() const {
+  if (settings_.rest_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(settings_.rest_s));
 }
 
 void State::measure(const std::function<void(cudaStream_t)>& op, Batching batching) {

@@ -22,6 +22,7 @@ struct RunSettings {
   StopRule stop;
   double warmup_s = 0.02;   // warm-up runs at least this long (and at least twice)
   double settle_s = 0.0;  // FamilySettings::settle_s
+  double rest_s = 0.0;    // FamilySettings::rest_s
   double batch_below_s = 20e-6;    // ops shorter than this are batched...
   double batch_target_s = 200e-6;  // ...until a sample lasts about this long
   int repetitions = 1;
@@ -87,14 +88,15 @@ class State {
   void measure_manual(const std::function<double()>& sample, int ops_per_sample = 1);
   // The measured region chosen among candidates (DESIGN.md, "What declaring a benchmark family
   // should feel like"): the candidates ranked in interleaved rounds after one settle
-  // (tune_choice.h). The one at `heuristic_index` (the library's own first pick) is measured
-  // unless another ranked more than 2 % faster; that one is measured if it ranked more than 10 %
-  // faster, and between the two both are measured alone under the full rule and the faster is
-  // kept (their ops' record() values are dropped). gpubench.choice
-  // records the chosen candidate, the heuristic's and every candidate's time; a candidate that
-  // throws is recorded as failed and left out; if none is left the benchmark fails. A lone
-  // candidate is measured without ranking.
-  void tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index = 0);
+  // (tune_choice.h), each batched as `batching` says. The one at `heuristic_index` (the
+  // library's own first pick) is measured unless another ranked more than 2 % faster; then both
+  // are measured alone under the full rule and the faster is kept (their ops' record() values
+  // are dropped); a power-limited family rests before each measurement (FamilySettings::rest_s).
+  // gpubench.choice records the chosen candidate, the heuristic's and every candidate's time; a
+  // candidate that throws is recorded as failed and left out; if none is left the benchmark
+  // fails. A lone candidate is measured without ranking.
+  void tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index = 0,
+            Batching batching = Batching::kStream);
   // A per-sample value of a secondary metric, from inside a measured sample; warm-up values
   // are dropped. The metric must be declared first.
   void record(const std::string& metric, double value);
@@ -135,6 +137,20 @@ class State {
   Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record);
   // Warm-up, batching, settle and samples of `op` (what measure() does before it commits).
   Samples collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record);
+  // An operation made ready to sample: `ops` per sample, back to back on the stream or replayed
+  // as one captured graph; `how` is notes.batching.
+  struct Batched {
+    int ops = 1;
+    std::string how;
+    std::function<double()> sample;
+  };
+  // Warms `op` up (`brief`: as a tune candidate, whose ranking follows one settle), decides its
+  // batch (a power-limited family's from back-to-back calls, after the settle unless `brief`)
+  // and warms the batch up unless `brief`.
+  Batched batched(const std::function<void(cudaStream_t)>& op, Batching batching, TimingEvents& events,
+                  double load_start, bool brief);
+  Batched in_batches(const std::function<void(cudaStream_t)>& op, int ops, Batching batching, TimingEvents& events);
+  void rest() const;  // settings_.rest_s of idle host and GPU, between tune's ranking and a measurement
   void commit(const Samples& samples);  // makes them the benchmark's measured region
   // Runs `sample` for the warm-up period (`brief`: the first call and two more, for a tune
   // candidate, whose ranking rounds follow a settle); returns the fastest call after the first.

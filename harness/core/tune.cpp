@@ -8,18 +8,17 @@
 namespace gpubench {
 namespace {
 
-// A candidate replaces the library's pick only when it ranked faster by more than this...
+// A candidate replaces the library's pick only when it ranked faster by more than this, and
+// then measures faster alone.
 constexpr double kKeepHeuristicMargin = 0.02;
-// ...and, unless it ranked faster by more than this, when it also measures faster alone.
-constexpr double kConfirmBelow = 0.10;
 
 }  // namespace
 
-void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index) {
+void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index, Batching batching) {
   if (candidates.empty()) throw std::logic_error("tune() needs at least one candidate");
   if (heuristic_index >= candidates.size()) throw std::logic_error("tune(): heuristic index out of range");
   if (candidates.size() == 1) {  // nothing to rank: the measurement is its time
-    measure(candidates.front().op);
+    measure(candidates.front().op, batching);
     const CandidateTiming only{candidates.front().label, candidates.front().identity, median_of(op_seconds_) * 1e6, {}};
     result_.choice = choice_record({only}, 0, 0);
     return;
@@ -27,9 +26,9 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
   std::vector<std::pair<std::string, nlohmann::json>> named;
   for (const auto& c : candidates) named.emplace_back(c.label, c.identity);
   std::vector<TimingEvents> events(candidates.size());
-  std::vector<int> ops(candidates.size(), 1);
+  std::vector<Batched> prepared(candidates.size());
   // A failed step may leave its error pending or work queued: neither is the next candidate's.
-  auto cleaned = [&](const std::function<double()>& step) {
+  auto cleaned = [&](const auto& step) {
     try {
       return step();
     } catch (...) {
@@ -38,16 +37,17 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
       throw;
     }
   };
-  auto sample = [&](std::size_t i) { return cleaned(event_sample(candidates[i].op, ops[i], events[i])); };
+  auto sample = [&](std::size_t i) { return cleaned(prepared[i].sample); };
   RankingSteps steps;
   steps.prepare = [&](std::size_t i) {
-    ops[i] = batch_for(cleaned([&] { return warm_up(event_sample(candidates[i].op, 1, events[i]), true); }));
+    prepared[i] = cleaned([&] { return batched(candidates[i].op, batching, events[i], clock_s(), true); });
   };
   steps.settle = [&](std::size_t i) { settle([&] { return sample(i); }, clock_s()); };
-  steps.sample_us = [&](std::size_t i) { return sample(i) / ops[i] * 1e6; };
+  steps.sample_us = [&](std::size_t i) { return sample(i) / prepared[i].ops * 1e6; };
   steps.now_s = clock_s;
   const auto timings = rank_interleaved(named, steps, RankingRounds{});
-  const auto plan = plan_measurement(timings, heuristic_index, kKeepHeuristicMargin, kConfirmBelow);
+  prepared.clear();  // the candidates' captured batches
+  const auto plan = plan_measurement(timings, heuristic_index, kKeepHeuristicMargin);
   if (!plan) {
     result_.choice = choice_record(timings, heuristic_index, heuristic_index);
     result_.choice["chosen"] = nullptr;
@@ -58,17 +58,19 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
     result_.choice = choice_record(timings, kept, heuristic_index);
     result_.choice["keep_heuristic_within_pct"] = kKeepHeuristicMargin * 100;
   };
+  rest();
   if (!plan->challenger) {
     record_choice(plan->measure);
-    measure(candidates[plan->measure].op);
+    measure(candidates[plan->measure].op, batching);
     return;
   }
-  // Ranked side by side, a hungrier candidate can win by a few percent at the clock the mix runs
-  // at and then hold a lower clock than the heuristic's pick on its own: both are measured alone,
-  // as the figure is, the heuristic's first (the later one runs the longer after the load
-  // began), and the faster kept.
-  const Samples heuristic = collect(candidates[plan->measure].op, Batching::kStream, false);
-  const Samples challenger = collect(candidates[*plan->challenger].op, Batching::kStream, false);
+  // Ranked side by side, a hungrier candidate can win at the clock the mix runs at and then hold
+  // a lower clock than the heuristic's pick on its own, and a ranking of few rounds of long
+  // operations meets the clock's swings: both are measured alone, as the figure is, each after a
+  // rest, and the faster kept.
+  const Samples heuristic = collect(candidates[plan->measure].op, batching, false);
+  rest();
+  const Samples challenger = collect(candidates[*plan->challenger].op, batching, false);
   const double heuristic_us = median_of(heuristic.op_seconds) * 1e6;
   const double challenger_us = median_of(challenger.op_seconds) * 1e6;
   const bool challenger_kept = challenger_us < heuristic_us;

@@ -26,10 +26,15 @@ std::vector<CandidateTiming> rank_interleaved(const std::vector<std::pair<std::s
       break;
     }
   const double start = steps.now_s();
+  const std::size_t n = candidates.size();
   for (int round = 0; round < rounds.max_rounds; ++round) {
     if (round >= rounds.min_rounds && steps.now_s() - start >= rounds.min_time_s) break;
-    for (std::size_t i = 0; i < candidates.size(); ++i)
+    // Each round starts one candidate later: a clock that swings with the round's rhythm would
+    // otherwise favour one place in it, the same candidate every round.
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = (static_cast<std::size_t>(round) + k) % n;
       if (timings[i].error.empty()) attempt(i, [&] { samples[i].push_back(steps.sample_us(i)); });
+    }
   }
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (timings[i].error.empty() && !samples[i].empty()) timings[i].median_us = median_of(samples[i]);
@@ -52,12 +57,10 @@ std::optional<std::size_t> chosen_candidate(const std::vector<CandidateTiming>& 
 }
 
 std::optional<TunePlan> plan_measurement(const std::vector<CandidateTiming>& timings, std::size_t heuristic_index,
-                                         double margin, double confirm_below) {
+                                         double margin) {
   const auto chosen = chosen_candidate(timings, heuristic_index, margin);
   if (!chosen) return std::nullopt;
   if (*chosen == heuristic_index || !timings[heuristic_index].median_us) return TunePlan{*chosen, std::nullopt};
-  const double gain = 1 - *timings[*chosen].median_us / *timings[heuristic_index].median_us;
-  if (gain > confirm_below) return TunePlan{*chosen, std::nullopt};
   return TunePlan{heuristic_index, *chosen};
 }
 

@@ -36,7 +36,7 @@ struct RankingSteps {
 };
 
 // Ranks candidates interleaved: each prepared, then rounds of one sample of every candidate still
-// standing, in turn, so that a GPU whose clocks move under load (a power cap) moves them for all
+// standing, in turn (round r starting at candidate r), so that a GPU whose clocks move under load (a power cap) moves them for all
 // alike; the median of each one's samples. A step that throws marks that candidate failed with
 // its message and leaves it out of the rounds after.
 std::vector<CandidateTiming> rank_interleaved(const std::vector<std::pair<std::string, nlohmann::json>>& candidates,
@@ -52,15 +52,14 @@ std::optional<std::size_t> chosen_candidate(const std::vector<CandidateTiming>& 
                                             double margin);
 
 // What tune measures after ranking: `measure`, or, where `challenger` is set, the heuristic's
-// pick (`measure`) and the challenger each alone, keeping the faster. The challenger is the
-// chosen_candidate when it ranked faster by at most `confirm_below` (a fraction): closer than
-// that, a power-capped GPU can reverse the order once each runs on its own. None: all failed.
+// pick (`measure`) and the challenger (the chosen_candidate) each alone, keeping the faster: a
+// power-capped GPU can reverse a ranking once each runs on its own. None: all failed.
 struct TunePlan {
   std::size_t measure = 0;
   std::optional<std::size_t> challenger;
 };
 std::optional<TunePlan> plan_measurement(const std::vector<CandidateTiming>& timings, std::size_t heuristic_index,
-                                         double margin, double confirm_below);
+                                         double margin);
 
 // {"chosen": identity, "chosen_index", "heuristic": identity of timings[heuristic_index],
 //  "heuristic_index", "candidates": [{"label", "median_us", "status", "error"?}]}

@@ -79,6 +79,7 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings) 
   if (family.min_samples) own.stop.min_samples = *family.min_samples;
   if (!settings.quick) {  // a smoke run checks that a benchmark works, not the rate its GPU holds
     if (family.settle_s) own.settle_s = *family.settle_s;
+    if (family.rest_s) own.rest_s = *family.rest_s;
     if (family.min_time_s) own.stop.min_time_s = std::max(own.stop.min_time_s, *family.min_time_s);
   }
   return own;
