@@ -17,9 +17,12 @@ struct CooldownClock {
 CooldownClock steady_cooldown_clock();
 
 // A GPU is near idle when its temperature is at or below its target (cooldown_target_c, else
-// its idle temperature + cooldown_margin_c) and no thermal slowdown holds its clocks. Polls every `poll_s` until every device is, or cooldown_max_wait_s passed.
-// "unavailable" when a device has neither temperature nor idle reference to wait on.
+// its idle temperature + cooldown_margin_c) and no thermal slowdown holds its clocks. Polls every
+// `poll_s` until every device is, or cooldown_max_wait_s passed. An H200 falls below its target
+// within a few tenths of a second after most benchmarks, so a coarse poll would make most waits
+// one whole poll. "unavailable" when a device has neither temperature nor idle reference to
+// wait on.
 CooldownRecord cool_down(GpuProbe& probe, const std::vector<int>& devices, const TelemetrySettings& settings,
-                         const CooldownClock& clock, double poll_s = 0.25);
+                         const CooldownClock& clock, double poll_s = 0.05);
 
 }  // namespace gpubench
