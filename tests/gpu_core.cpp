@@ -145,6 +145,29 @@ TEST_F(GpuCoreState, APowerLimitedTuneBatchesShortCandidatesAsGraphsAndRestsBefo
   EXPECT_LT(r.metrics.at("time_us").summary().median, 4.0);  // a graph node adds under a microsecond
 }
 
+TEST_F(GpuCoreState, ACandidateThatThrowsWhileCapturedLeavesTheStreamToTheOthers) {
+  GPUBENCH_REQUIRE_GPU();
+  settings_.settle_s = 0.02;
+  State s(instance_, settings_, context_);
+  auto throws_when_captured = [](cudaStream_t st) {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    GPUBENCH_CUDA(cudaStreamIsCapturing(st, &status));
+    if (status != cudaStreamCaptureStatusNone) throw std::runtime_error("not capturable");
+    kernels::launch_spin_for_ns(2000, st);
+  };
+  std::vector<TuneCandidate> candidates = {
+      {"uncapturable", {{"ns", 2000}}, throws_when_captured},
+      {"spin 3 us", {{"ns", 3000}}, [](cudaStream_t st) { kernels::launch_spin_for_ns(3000, st); }},
+  };
+  s.tune(candidates, 0, Batching::kGraph);
+  s.verify(true, "ran");
+  const BenchResult r = s.finish();
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(r.choice.at("candidates").at(0).at("status"), "failed");
+  EXPECT_EQ(r.choice.at("chosen_index"), 1);
+  EXPECT_EQ(r.notes.at("batching"), "graph");
+}
+
 TEST(GpuCore, DeviceAllcloseCountsBadElementsAndNan) {
   GPUBENCH_REQUIRE_GPU();
   const std::vector<float> want = {1, 2, 4, 8}, got = {1, 2.5f, 4, std::nanf("")};

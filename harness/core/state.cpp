@@ -46,7 +46,13 @@ class CapturedBatch {
  public:
   CapturedBatch(cudaStream_t stream, int ops, const std::function<void(cudaStream_t)>& op) {
     GPUBENCH_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < ops; ++i) op(stream);
+    try {
+      for (int i = 0; i < ops; ++i) op(stream);
+    } catch (...) {  // the stream leaves capture mode, or every later use of it fails too
+      if (cudaStreamEndCapture(stream, &graph_) == cudaSuccess && graph_) cudaGraphDestroy(graph_);
+      cudaGetLastError();
+      throw;
+    }
     GPUBENCH_CUDA(cudaStreamEndCapture(stream, &graph_));
     GPUBENCH_CUDA(cudaGraphInstantiate(&exec_, graph_, 0));
     GPUBENCH_CUDA(cudaGraphUpload(exec_, stream));
