@@ -168,6 +168,45 @@ TEST_F(GpuCoreState, ACandidateThatThrowsWhileCapturedLeavesTheStreamToTheOthers
   EXPECT_EQ(r.notes.at("batching"), "graph");
 }
 
+// 30 us of GPU work whose launch costs the host 100 us first, as a library call that builds its
+// launch on the host does.
+void slow_to_launch(cudaStream_t st) {
+  std::this_thread::sleep_for(std::chrono::microseconds(100));
+  kernels::launch_spin_for_ns(30000, st);
+}
+
+TEST_F(GpuCoreState, SamplesQueuedBehindTheBlockerLeaveTheHostsLaunchCostOut) {
+  GPUBENCH_REQUIRE_GPU();
+  State unheld(instance_, settings_, context_);
+  unheld.measure(slow_to_launch);
+  unheld.verify(true, "ran");
+  State held(instance_, settings_, context_);
+  held.queue_samples_behind_blocker();
+  held.measure(slow_to_launch);
+  held.verify(true, "ran");
+  const BenchResult u = unheld.finish(), h = held.finish();
+  ASSERT_EQ(u.status, Status::kOk) << u.error;
+  ASSERT_EQ(h.status, Status::kOk) << h.error;
+  EXPECT_GT(u.metrics.at("time_us").summary().median, 100);
+  EXPECT_LT(h.metrics.at("time_us").summary().median, 45);
+  EXPECT_GE(h.metrics.at("time_us").summary().median, 29);
+}
+
+TEST_F(GpuCoreState, AHeldCallThatThrowsReleasesTheStream) {
+  GPUBENCH_REQUIRE_GPU();
+  State s(instance_, settings_, context_);
+  s.queue_samples_behind_blocker();
+  int calls = 0;
+  EXPECT_THROW(s.measure([&](cudaStream_t st) {
+    if (++calls == 5) throw std::runtime_error("launch failed");
+    kernels::launch_spin_for_ns(30000, st);
+  }),
+               std::runtime_error);
+  const auto start = std::chrono::steady_clock::now();
+  GPUBENCH_CUDA(cudaStreamSynchronize(s.stream()));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1.0);
+}
+
 TEST(GpuCore, DeviceAllcloseCountsBadElementsAndNan) {
   GPUBENCH_REQUIRE_GPU();
   const std::vector<float> want = {1, 2, 4, 8}, got = {1, 2.5f, 4, std::nanf("")};

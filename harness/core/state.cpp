@@ -137,15 +137,41 @@ int State::batch_for(double op_s) const {
   return batch_size(std::max(op_s, 1e-7), settings_.batch_target_s, kMaxBatch);
 }
 
+void State::queue_samples_behind_blocker() {
+  if (measured_) throw std::logic_error("queue_samples_behind_blocker() after the measured region");
+  load_blockable_kernels();
+  blocker_ = std::make_unique<StreamBlocker>();
+}
+
 std::function<double()> State::event_sample(const std::function<void(cudaStream_t)>& op, int ops,
                                             TimingEvents& events) {
   cudaStream_t s = stream();
-  return [this, &op, ops, &events, s] {
+  // A stream batch is not held: thousands of launches behind a blocker could fill the queue.
+  const bool hold = blocker_ && ops == 1;
+  return [this, &op, ops, &events, s, hold, first = true]() mutable {
     if (flush_l2_) resource<L2Flush>().flush(s);
     if (before_sample_) before_sample_(s);
-    return events.time(s, [&] {
-      for (int i = 0; i < ops; ++i) op(s);
-    });
+    if (!hold || first) {
+      first = false;
+      return events.time(s, [&] {
+        for (int i = 0; i < ops; ++i) op(s);
+      });
+    }
+    blocker_->block(s);
+    try {
+      events.record_start(s);
+      op(s);
+      events.record_stop(s);
+    } catch (...) {
+      blocker_->release();  // a failed call must not leave the stream held until the timeout
+      throw;
+    }
+    blocker_->release();
+    const double seconds = events.elapsed_s();
+    if (blocker_->timed_out())
+      throw std::runtime_error("the stream blocker timed out while a sample was enqueued: the operation waits on "
+                               "the host and must not be queued behind it");
+    return seconds;
   };
 }
 
@@ -194,7 +220,7 @@ State::Batched State::batched(const std::function<void(cudaStream_t)>& op, Batch
     op_s = warm_up(probe.sample, true) / kBatchProbeOps;
   }
   Batched b = in_batches(op, batch_for(op_s), batching, events);
-  if (b.ops > 1 && !brief) warm_up(b.sample);
+  if ((b.ops > 1 || blocker_) && !brief) warm_up(b.sample);  // a held sampler's first call is not held
   return b;
 }
 

@@ -6,9 +6,11 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "harness/core/blocking_kernel.h"
 #include "harness/core/resource.h"
 #include "harness/core/timing_events.h"
 #include "harness/report/context.h"
@@ -76,6 +78,15 @@ class State {
   // so no sample reads what the previous one left in L2. A sample is then one operation: a
   // batch would serve every operation after the first from L2 again.
   void flush_l2_between_samples();
+  // Queues each sample of one launch (one operation, or one replay of a captured batch) whole
+  // behind the blocking kernel (harness/core/blocking_kernel.h) before its start event can fire,
+  // so the host's cost of issuing the operation stays out of it: a library call that builds its
+  // launch on the host each time (cublasLtMatmul on Hopper: several microseconds) otherwise
+  // lengthens a 40 us sample by that much, more on a slower host. Only for operations that never
+  // wait on the host while being enqueued (no pageable copies, no synchronising calls); the first
+  // call of each sampler runs unheld, as a module it loads lazily would deadlock behind the
+  // blocker.
+  void queue_samples_behind_blocker();
 
   // ---- measured region: exactly one of these per run ----
   // Device work that `op` enqueues on the stream, timed with CUDA events.
@@ -146,7 +157,7 @@ class State {
   };
   // Warms `op` up (`brief`: as a tune candidate, whose ranking follows one settle), decides its
   // batch (a power-limited family's from back-to-back calls, after the settle unless `brief`)
-  // and warms the batch up unless `brief`.
+  // and, unless `brief`, warms up a batch or a sampler queued behind the blocker.
   Batched batched(const std::function<void(cudaStream_t)>& op, Batching batching, TimingEvents& events,
                   double load_start, bool brief);
   Batched in_batches(const std::function<void(cudaStream_t)>& op, int ops, Batching batching, TimingEvents& events);
@@ -183,6 +194,7 @@ class State {
   std::string primary_;
   std::function<void(cudaStream_t)> before_sample_;
   bool flush_l2_ = false;
+  std::unique_ptr<StreamBlocker> blocker_;  // queue_samples_behind_blocker()
   BenchResult result_;
 };
 

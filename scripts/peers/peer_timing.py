@@ -14,6 +14,11 @@ import torch
 # gpubench's power_limited() settings (harness/core/family.cpp) and its warm-up and batching.
 SETTLE_S, MIN_TIME_S = 0.15, 0.2
 WARMUP_S, BATCH_BELOW_S, BATCH_TARGET_S = 0.02, 20e-6, 200e-6
+# GPU cycles of spin (torch.cuda._sleep) queued ahead of a sample's start event, as gpubench's gemm
+# holds its stream behind a blocking kernel: the op is queued before the start event fires, so the
+# host's cost of issuing it stays out of the sample. About 0.2-0.27 ms at 1.5-1.98 GHz, longer
+# than torch's dispatch of one matmul or one graph replay.
+LEAD_IN_CYCLES = 400_000
 
 
 def add_case_arguments(parser, warmup_s=None):
@@ -106,14 +111,17 @@ def replayed(op, calls):
     return graph.replay
 
 
-def time_power_limited(op, samples, clock):
+def time_power_limited(op, samples, clock, lead_in=False):
     """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
     at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
-    samples, sm_clock_mhz: read after the samples}."""
+    samples, sm_clock_mhz: read after the samples}. `lead_in`: each sample queued behind
+    LEAD_IN_CYCLES of spin, as gpubench times the families that hold their stream."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
     def timed(run):
+        if lead_in:
+            torch.cuda._sleep(LEAD_IN_CYCLES)
         start.record()
         run()
         stop.record()

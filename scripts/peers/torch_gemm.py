@@ -2,7 +2,8 @@
 """PyTorch peer of gpubench's gemm suite: the same shapes (configs/gemm_shapes.json), types and
 layouts through torch.matmul / torch.bmm (and torch._scaled_mm for FP8 with BF16 output), on
 random data in [0.5, 1.5), timed as gpubench's gemm families are (CUDA events after a settle,
-over a minimum time: peer_timing.time_power_limited), with the SM clock after the samples.
+over a minimum time, each sample queued behind a spin: peer_timing.time_power_limited), with the
+SM clock after the samples.
 
 Each case prints one line keyed by gpubench's benchmark name, so the two tables line up:
     gemm/matmul/type:bf16/m:8192/n:8192/k:8192/layout:tn/algo:heuristic/gpu:gpu0  tflops=752.1  sm_clock_mhz=1695
@@ -148,7 +149,7 @@ def main():
         set_math_mode(type_name)
         record = {"name": name, "peer": peer}
         try:
-            timing = time_power_limited(make_op(type_name, s, device), args.samples, clock)
+            timing = time_power_limited(make_op(type_name, s, device), args.samples, clock, lead_in=True)
             record.update(power_limited_fields(timing, 2.0 * s["m"] * s["n"] * s["k"] * s["batch"]))
             if min(s["m"], s["n"]) <= MEMORY_BOUND:
                 record["bandwidth_gbps"] = bytes_moved(type_name, s) / timing["seconds"] / 1e9
