@@ -220,7 +220,10 @@ State::Batched State::batched(const std::function<void(cudaStream_t)>& op, Batch
     op_s = warm_up(probe.sample, true) / kBatchProbeOps;
   }
   Batched b = in_batches(op, batch_for(op_s), batching, events);
-  if ((b.ops > 1 || blocker_) && !brief) warm_up(b.sample);  // a held sampler's first call is not held
+  if (!brief && (b.ops > 1 || blocker_))
+    warm_up(b.sample);
+  else if (blocker_)
+    b.sample();  // a held sampler's first call, the one not held, is no ranking sample
   return b;
 }
 
