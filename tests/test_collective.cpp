@@ -9,6 +9,7 @@
 #include "benches/collective/bootstrap.h"
 #include "benches/collective/collective_model.h"
 #include "benches/collective/driver.h"
+#include "harness/core/family.h"
 #include "tests/collective_fake.h"
 
 namespace gpubench::collective {
@@ -84,6 +85,15 @@ TEST(CollectiveModel, DefaultSweepIsPowersOfFour) {
   EXPECT_EQ(sizes.back(), std::int64_t{4} << 30);
   for (std::size_t i = 1; i < sizes.size(); ++i) EXPECT_EQ(sizes[i], sizes[i - 1] * 4);
   EXPECT_LT(quick_sizes().size(), 5u);
+}
+
+TEST(CollectiveFamilies, AreQuietHost) {
+  // The small sizes' time is NCCL's host enqueue cost: no NVML polling thread beside it.
+  for (const auto& name : kind_names()) {
+    const Family* f = find_family("collective/" + name);
+    if (!f) GTEST_SKIP() << "the collective suite is not built here (no nccl.h)";
+    EXPECT_TRUE(f->is_quiet_host()) << name;
+  }
 }
 
 TEST(CollectiveModel, ElementBytes) {
