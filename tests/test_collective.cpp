@@ -34,6 +34,13 @@ TEST(CollectiveModel, OneRankSaysWhyThereIsNoBusBandwidth) {
   EXPECT_EQ(bus_bandwidth_absent_reason(Kind::kBroadcast, 2), "");
 }
 
+TEST(CollectiveModel, OneRankInPlaceMovesNoData) {
+  EXPECT_FALSE(moves_data(1, true));
+  EXPECT_TRUE(moves_data(1, false));
+  EXPECT_TRUE(moves_data(2, true));
+  EXPECT_TRUE(moves_data(8, false));
+}
+
 TEST(CollectiveModel, BlocksAreWholeSixteenBytesAsInNcclTests) {
   const Counts alltoall = counts(Kind::kAllToAll, 1 << 20, 4, 3);  // 262144 elements, 87381 a rank
   EXPECT_EQ(alltoall.chunk, 87380u);

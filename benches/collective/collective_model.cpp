@@ -44,6 +44,8 @@ std::string bus_bandwidth_absent_reason(Kind kind, int ranks) {
   return bus_bandwidth_meaningful(kind, ranks) ? "" : std::to_string(ranks) + " rank";
 }
 
+bool moves_data(int ranks, bool in_place) { return ranks > 1 || !in_place; }
+
 namespace {
 // nccl-tests' per-rank block: whole 16-byte units, so every rank's block stays aligned; a block
 // smaller than 16 B is left as it is rather than made empty.

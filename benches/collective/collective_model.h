@@ -27,6 +27,11 @@ bool bus_bandwidth_meaningful(Kind kind, int ranks);
 // Why there is no bus bandwidth, for the result's notes.not_applicable (the table shows it);
 // empty where bus_bandwidth_meaningful.
 std::string bus_bandwidth_absent_reason(Kind kind, int ranks);
+// In place with one rank the output already is the input and NCCL moves no byte (about 0.2 us
+// a call on an H200, which nccl-tests divides the size by): no bandwidth, not even algbw, means
+// anything there, and the time per call is the figure.
+bool moves_data(int ranks, bool in_place);
+constexpr const char* kNoDataMovedReason = "in place with 1 rank: no data moves";
 
 // Element counts of one rank's buffers for `bytes` of nccl-tests' size.
 struct Counts {

@@ -38,6 +38,15 @@ std::vector<int> candidate_devices(State& s, Bootstrap& bootstrap) {
   return all;
 }
 
+// One rank's collective is a copy within its HBM, each byte read once and written once: its
+// algbw cannot pass half the HBM rate (the rotation keeps the L2 from serving it).
+void set_one_rank_peak(State& s) {
+  const GpuInfo& gpu = s.gpu(s.device());
+  s.set_peak(gpu.hbm_peak_gbps() / 2, "one rank copies within HBM: half of 2 x " +
+                                          std::to_string(gpu.mem_clock_max_mhz) + " MHz x " +
+                                          std::to_string(gpu.memory_bus_width_bits) + " bit");
+}
+
 void run_case(State& s, Kind kind) {
   Bootstrap& bootstrap = process_bootstrap();
   Clique& clique = s.resource<CliqueHolder>().get(bootstrap, candidate_devices(s, bootstrap));
@@ -51,13 +60,18 @@ void run_case(State& s, Kind kind) {
   c.counts = counts(kind, parse_size(s.get_str("bytes")), c.element_bytes, ranks);
 
   const double bytes = static_cast<double>(c.counts.bytes);
-  const bool bus = bus_bandwidth_meaningful(kind, ranks);
-  s.declare_metric("algbw_gbps", "GB/s", true);
+  const bool moves = moves_data(ranks, c.in_place);
+  const bool bus = moves && bus_bandwidth_meaningful(kind, ranks);
+  if (moves) s.declare_metric("algbw_gbps", "GB/s", true);
   if (bus) s.declare_metric("busbw_gbps", "GB/s", true);
-  s.set_primary_metric(bus ? "busbw_gbps" : "algbw_gbps");
-  if (!bus) s.note("not_applicable", {{"busbw_gbps", bus_bandwidth_absent_reason(kind, ranks)}});
+  s.set_primary_metric(bus ? "busbw_gbps" : moves ? "algbw_gbps" : "time_us");
+  if (!moves)
+    s.note("not_applicable", {{"algbw_gbps", kNoDataMovedReason}, {"busbw_gbps", kNoDataMovedReason}});
+  else if (!bus)
+    s.note("not_applicable", {{"busbw_gbps", bus_bandwidth_absent_reason(kind, ranks)}});
+  if (moves && ranks == 1) set_one_rank_peak(s);
   s.note("ranks", ranks);
-  s.note("bytes_moved", c.counts.bytes);
+  s.note("bytes_moved", moves ? c.counts.bytes : 0);
   s.note("bus_factor", bus_factor(kind, ranks));
   s.note("timing",
          "CUDA events on every GPU's stream around a batch of back-to-back collectives, queued behind an untimed "
@@ -74,10 +88,11 @@ void run_case(State& s, Kind kind) {
              "where a sample holds at least that many collectives");
   auto on_sample = [&](double seconds, int ops, double host_s) {
     if (bootstrap.rank() != 0) return;
+    if (host_s > 0) s.record("time_host_us", host_s * 1e6);
+    if (!moves) return;
     const double algbw = bytes * ops / seconds / 1e9;
     s.record("algbw_gbps", algbw);
     if (bus) s.record("busbw_gbps", algbw * bus_factor(kind, ranks));
-    if (host_s > 0) s.record("time_host_us", host_s * 1e6);
   };
   const DriveOutcome outcome =
       drive(bootstrap, engine, drive_settings, on_sample,
