@@ -14,11 +14,12 @@ import torch
 # gpubench's power_limited() settings (harness/core/family.cpp) and its warm-up and batching.
 SETTLE_S, MIN_TIME_S = 0.15, 0.2
 WARMUP_S, BATCH_BELOW_S, BATCH_TARGET_S = 0.02, 20e-6, 200e-6
-# GPU cycles of spin (torch.cuda._sleep) queued ahead of a sample's start event, as gpubench's gemm
-# holds its stream behind a blocking kernel: the op is queued before the start event fires, so the
-# host's cost of issuing it stays out of the sample. About 0.2-0.27 ms at 1.5-1.98 GHz, longer
-# than torch's dispatch of one matmul or one graph replay.
-LEAD_IN_CYCLES = 400_000
+# A sample's lead-in spin (torch.cuda._sleep) lasts this many times the host's issue of the sample,
+# measured: long enough that the op is queued before the start event fires, as gpubench's gemm
+# queues a sample behind its blocking kernel, and no longer, since the GPU idles through the spin
+# and a power-capped GPU clocks higher the more it idles (a fixed 0.2 ms spin lifted torch's TF32
+# 4096^3 figure 7 % above the back-to-back one).
+LEAD_IN_MARGIN = 1.25
 
 
 def add_case_arguments(parser, warmup_s=None):
@@ -111,17 +112,33 @@ def replayed(op, calls):
     return graph.replay
 
 
+def lead_in_cycles(run, start, clock):
+    """SM cycles of spin that outlast the host's issue of one sample (its start event and `run`),
+    timed while the GPU is busy so that only the issue is timed, at the SM clock now."""
+    issue_s = []
+    for _ in range(7):
+        torch.cuda._sleep(2_000_000)
+        begin = time.perf_counter()
+        start.record()
+        run()
+        issue_s.append(time.perf_counter() - begin)
+        torch.cuda.synchronize()
+    return int(statistics.median(issue_s) * LEAD_IN_MARGIN * (clock.mhz() or 1980) * 1e6)
+
+
 def time_power_limited(op, samples, clock, lead_in=False):
     """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
     at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
     samples, sm_clock_mhz: read after the samples}. `lead_in`: each sample queued behind
-    LEAD_IN_CYCLES of spin, as gpubench times the families that hold their stream."""
+    a spin that outlasts its issue (lead_in_cycles), as gpubench times the families that hold their stream."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
+    spin_cycles = 0
+
     def timed(run):
-        if lead_in:
-            torch.cuda._sleep(LEAD_IN_CYCLES)
+        if spin_cycles:
+            torch.cuda._sleep(spin_cycles)
         start.record()
         run()
         stop.record()
@@ -147,12 +164,14 @@ def time_power_limited(op, samples, clock, lead_in=False):
             run = op
     while time.perf_counter() - load_start < SETTLE_S:
         timed(run)
+    if lead_in:
+        spin_cycles = lead_in_cycles(run, start, clock)
     times = []
     while len(times) < samples or sum(times) < MIN_TIME_S:
         times.append(timed(run))
     deciles = statistics.quantiles(times, n=10)
     return {"seconds": statistics.median(times) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
-            "samples": len(times), "sm_clock_mhz": clock.mhz()}
+            "samples": len(times), "sm_clock_mhz": clock.mhz(), "lead_in_cycles": spin_cycles}
 
 
 def power_limited_fields(timing, flops):
@@ -162,4 +181,6 @@ def power_limited_fields(timing, flops):
               "time_us_p10": timing["p10_s"] * 1e6, "time_us_p90": timing["p90_s"] * 1e6, "samples": timing["samples"]}
     if timing["sm_clock_mhz"] is not None:
         fields["sm_clock_mhz"] = timing["sm_clock_mhz"]
+    if timing["lead_in_cycles"]:
+        fields["lead_in_cycles"] = timing["lead_in_cycles"]
     return fields
