@@ -114,10 +114,9 @@ def replayed(op, calls):
 
 def lead_in_cycles(run, start, clock):
     """SM cycles of spin that outlast the host's issue of one sample (its start event and `run`),
-    timed while the GPU is busy so that only the issue is timed, at the SM clock now."""
+    at the SM clock now; the samples issued to time it load the GPU as the settle does."""
     issue_s = []
     for _ in range(7):
-        torch.cuda._sleep(2_000_000)
         begin = time.perf_counter()
         start.record()
         run()
