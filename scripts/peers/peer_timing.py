@@ -129,8 +129,9 @@ def time_power_limited(op, samples, clock, lead_in=False):
     """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
     at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
-    samples, sm_clock_mhz: read after the samples}. `lead_in`: each sample queued behind
-    a spin that outlasts its issue (lead_in_cycles), as gpubench times the families that hold their stream."""
+    samples, sm_clock_mhz: read after the samples}. `lead_in`: each sample a graph launch
+    queued behind a spin that outlasts its issue (lead_in_cycles), as gpubench times the families
+    that hold their stream."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
     spin_cycles = 0
@@ -150,7 +151,10 @@ def time_power_limited(op, samples, clock, lead_in=False):
     fastest = min(timed(op) for _ in range(2))
     while time.perf_counter() - load_start < WARMUP_S:
         fastest = min(fastest, timed(op))
-    run, calls = op, 1
+    # Held samples launch the op as a one-call graph: its launch, not Python's dispatch of the op,
+    # is then what the lead-in spins through, as short as gpubench's issue of a cuBLASLt call.
+    single = replayed(op, 1) if lead_in else op
+    run, calls = single, 1
     if fastest < 5 * BATCH_BELOW_S:  # as gpubench: batching from back-to-back calls after the settle
         run = replayed(op, 4)
         while time.perf_counter() - load_start < SETTLE_S:
@@ -160,7 +164,7 @@ def time_power_limited(op, samples, clock, lead_in=False):
             calls = min(10000, int(BATCH_TARGET_S / max(fastest, 1e-7)) + 1)
             run = replayed(op, calls)
         else:
-            run = op
+            run = single
     while time.perf_counter() - load_start < SETTLE_S:
         timed(run)
     if lead_in:
