@@ -66,7 +66,8 @@ void run_case(State& s, Kind kind) {
   if (bus) s.declare_metric("busbw_gbps", "GB/s", true);
   s.set_primary_metric(bus ? "busbw_gbps" : moves ? "algbw_gbps" : "time_us");
   if (!moves)
-    s.note("not_applicable", {{"algbw_gbps", kNoDataMovedReason}, {"busbw_gbps", kNoDataMovedReason}});
+    s.note("not_applicable",
+           {{"algbw_gbps", kNoDataMovedReason}, {"busbw_gbps", bus_bandwidth_absent_reason(kind, ranks)}});
   else if (!bus)
     s.note("not_applicable", {{"busbw_gbps", bus_bandwidth_absent_reason(kind, ranks)}});
   if (moves && ranks == 1) set_one_rank_peak(s);
