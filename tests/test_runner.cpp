@@ -141,6 +141,31 @@ TEST(SettingsFor, APowerLimitedFamilySettlesAndSamplesLongerExceptInAQuickRun) {
   EXPECT_EQ(quick.rest_s, 0);
 }
 
+FamilySettings long_batches() {
+  FamilySettings settings;
+  settings.batch_below_s = 1e-3;
+  settings.batch_target_s = 2e-3;
+  return settings;
+}
+
+const Family& batching_family = family("unittest/runner_batching")
+                                    .axis_str("case", {"gemm"})
+                                    .settings(long_batches())
+                                    .cpu_only()
+                                    .hidden()
+                                    .run([](State&) {});
+
+TEST(SettingsFor, AFamilysBatchingReplacesTheRunsInEveryRun) {
+  RunSettings run;
+  EXPECT_EQ(settings_for(runner_family.expand({}).front(), run).batch_below_s, run.batch_below_s);
+  for (bool quick : {false, true}) {
+    run.quick = quick;
+    const RunSettings own = settings_for(batching_family.expand({}).front(), run);
+    EXPECT_EQ(own.batch_below_s, 1e-3);
+    EXPECT_EQ(own.batch_target_s, 2e-3);
+  }
+}
+
 TEST(UnrunResult, CarriesTheInstanceAndTheReason) {
   const Instance instance = runner_family.expand({}).front();
   const BenchResult r = unrun_result(instance, Status::kInterrupted, "interrupted by SIGINT", 1, 3);

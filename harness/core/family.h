@@ -97,6 +97,11 @@ struct FamilySettings {
   // ranking): the power average the GPU's clock follows then starts about where it starts for a
   // benchmark measured without ranking, after the gap between benchmarks.
   std::optional<double> rest_s;
+  // Operations shorter than batch_below_s are timed in back-to-back batches of about
+  // batch_target_s (RunSettings' where unset). A power-capped GPU clocks higher the longer it
+  // idles between samples, so a family whose figure is the rate held under load batches longer.
+  std::optional<double> batch_below_s;
+  std::optional<double> batch_target_s;
 };
 
 // `base` with the settle, minimum sampling time and rest of a family that loads a power-capped

@@ -77,6 +77,8 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings) 
   if (family.timeout_s) own.timeout_s = *family.timeout_s;
   if (family.max_time_s) own.stop.max_time_s = *family.max_time_s;
   if (family.min_samples) own.stop.min_samples = *family.min_samples;
+  if (family.batch_below_s) own.batch_below_s = *family.batch_below_s;
+  if (family.batch_target_s) own.batch_target_s = *family.batch_target_s;
   if (!settings.quick) {  // a smoke run checks that a benchmark works, not the rate its GPU holds
     if (family.settle_s) own.settle_s = *family.settle_s;
     if (family.rest_s) own.rest_s = *family.rest_s;

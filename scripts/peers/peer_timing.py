@@ -125,11 +125,12 @@ def lead_in_cycles(run, start, clock):
     return int(statistics.median(issue_s) * LEAD_IN_MARGIN * (clock.mhz() or 1980) * 1e6)
 
 
-def time_power_limited(op, samples, clock, lead_in=False):
+def time_power_limited(op, samples, clock, lead_in=False, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S):
     """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
     at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
-    samples, sm_clock_mhz: read after the samples}. `lead_in`: each sample a graph launch
+    samples, sm_clock_mhz: read after the samples}. Ops under batch_below_s run in graphs of about
+    batch_target_s (the family's batching in gpubench). `lead_in`: each sample a graph launch
     queued behind a spin that outlasts its issue (lead_in_cycles), as gpubench times the families
     that hold their stream."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -155,13 +156,13 @@ def time_power_limited(op, samples, clock, lead_in=False):
     # is then what the lead-in spins through, as short as gpubench's issue of a cuBLASLt call.
     single = replayed(op, 1) if lead_in else op
     run, calls = single, 1
-    if fastest < 5 * BATCH_BELOW_S:  # as gpubench: batching from back-to-back calls after the settle
+    if fastest < 5 * batch_below_s:  # as gpubench: batching from back-to-back calls after the settle
         run = replayed(op, 4)
         while time.perf_counter() - load_start < SETTLE_S:
             timed(run)
         fastest = min(timed(run) for _ in range(2)) / 4
-        if fastest < BATCH_BELOW_S:
-            calls = min(10000, int(BATCH_TARGET_S / max(fastest, 1e-7)) + 1)
+        if fastest < batch_below_s:
+            calls = min(10000, int(batch_target_s / max(fastest, 1e-7)) + 1)
             run = replayed(op, calls)
         else:
             run = single

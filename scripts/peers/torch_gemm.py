@@ -26,6 +26,10 @@ import torch
 
 from peer_timing import SmClock, power_limited_fields, time_power_limited
 
+# gpubench's gemm families' batching (benches/gemm/gemm_case.cpp): GEMMs under 1 ms in
+# back-to-back batches of about 2 ms.
+GEMM_BATCH_BELOW_S, GEMM_BATCH_TARGET_S = 1e-3, 2e-3
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPES = ["fp32", "tf32", "fp16", "bf16", "fp8_e4m3", "fp8_e4m3_e5m2"]
 LAYOUTS = ["tn", "nn"]
@@ -149,7 +153,8 @@ def main():
         set_math_mode(type_name)
         record = {"name": name, "peer": peer}
         try:
-            timing = time_power_limited(make_op(type_name, s, device), args.samples, clock, lead_in=True)
+            timing = time_power_limited(make_op(type_name, s, device), args.samples, clock, lead_in=True,
+                                        batch_below_s=GEMM_BATCH_BELOW_S, batch_target_s=GEMM_BATCH_TARGET_S)
             record.update(power_limited_fields(timing, 2.0 * s["m"] * s["n"] * s["k"] * s["batch"]))
             if min(s["m"], s["n"]) <= MEMORY_BOUND:
                 record["bandwidth_gbps"] = bytes_moved(type_name, s) / timing["seconds"] / 1e9
