@@ -18,7 +18,7 @@ WARMUP_S, BATCH_BELOW_S, BATCH_TARGET_S = 0.02, 20e-6, 200e-6
 # measured: long enough that the op is queued before the start event fires, as gpubench's gemm
 # queues a sample behind its blocking kernel, and no longer, since the GPU idles through the spin
 # and a power-capped GPU clocks higher the more it idles (a fixed 0.2 ms spin lifted torch's TF32
-# 4096^3 figure 7 % above the back-to-back one).
+# 4096^3 figure 5-7 % above the back-to-back one).
 LEAD_IN_MARGIN = 1.25
 
 
