@@ -152,10 +152,7 @@ def time_power_limited(op, samples, clock, lead_in=False, batch_below_s=BATCH_BE
     fastest = min(timed(op) for _ in range(2))
     while time.perf_counter() - load_start < WARMUP_S:
         fastest = min(fastest, timed(op))
-    # Held samples launch the op as a one-call graph: its launch, not Python's dispatch of the op,
-    # is then what the lead-in spins through, as short as gpubench's issue of a cuBLASLt call.
-    single = replayed(op, 1) if lead_in else op
-    run, calls = single, 1
+    run, calls = op, 1
     if fastest < 5 * batch_below_s:  # as gpubench: batching from back-to-back calls after the settle
         run = replayed(op, 4)
         while time.perf_counter() - load_start < SETTLE_S:
@@ -165,7 +162,11 @@ def time_power_limited(op, samples, clock, lead_in=False, batch_below_s=BATCH_BE
             calls = min(10000, int(batch_target_s / max(fastest, 1e-7)) + 1)
             run = replayed(op, calls)
         else:
-            run = single
+            run = op
+    if lead_in and calls == 1:
+        # A held sample launches the op as a one-call graph: its launch, not Python's dispatch of
+        # the op, is then what the lead-in spins through, as short as gpubench's issue of a call.
+        run = replayed(op, 1)
     while time.perf_counter() - load_start < SETTLE_S:
         timed(run)
     if lead_in:
