@@ -1,9 +1,10 @@
 // State at measurement, without a GPU: plausibility (a figure above 1.05 x its peak fails with
 // the shared message and reports no figure), the order rules of the per-sample hooks, and the
-// settle of a power-limited family.
+// settle of a power-limited family, the samples' share of the wall time.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <thread>
 
 #include "harness/core/state.h"
 
@@ -123,6 +124,19 @@ TEST_F(StatePlausibility, APowerLimitedMeasurementSettlesBeforeItsSamples) {
   EXPECT_GT(calls, 2 + settings_.stop.min_samples);  // the settle's calls are not samples
   EXPECT_DOUBLE_EQ(r.notes.at("settle_s").get<double>(), 0.03);
   EXPECT_DOUBLE_EQ(r.metrics.at("tflops").summary().median, 2.0);
+}
+
+TEST_F(StatePlausibility, TheSamplesShareOfTheWallTimeIsNoted) {
+  State s(instance_, settings_, context_);
+  s.measure_manual([] {  // 1 ms of work in every 2 ms or more of wall time
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return 1e-3;
+  });
+  s.verify(true, "slept");
+  const BenchResult r = s.finish();
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_GT(r.notes.at("busy_pct").get<double>(), 10);
+  EXPECT_LE(r.notes.at("busy_pct").get<double>(), 50);
 }
 
 }  // namespace

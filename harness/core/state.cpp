@@ -119,6 +119,7 @@ State::Samples State::collect_samples(const std::function<double()>& sample, int
   recording_ = false;
   Samples out{{}, ops_per_sample, reason, median_noise_pct(stop.samples), {}};
   for (double s : stop.samples) out.op_seconds.push_back(s / ops_per_sample);
+  if (stop.elapsed_s > 0) out.busy_pct = 100.0 * stop.measured_s / stop.elapsed_s;
   return out;
 }
 
@@ -130,6 +131,7 @@ void State::commit(const Samples& samples) {
   if (!samples.batching.empty()) result_.notes["batching"] = samples.batching;
   result_.notes["stopped_by"] = to_string(samples.stopped_by);
   result_.notes["noise_pct"] = samples.noise_pct;
+  if (samples.busy_pct > 0) result_.notes["busy_pct"] = samples.busy_pct;
 }
 
 int State::batch_for(double op_s) const {

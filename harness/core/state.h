@@ -143,6 +143,9 @@ class State {
     StopReason stopped_by = StopReason::kContinue;
     double noise_pct = 0;
     std::string batching;  // notes.batching, where the harness batched the operation
+    // notes.busy_pct: the samples' share of the wall time they were taken in. A power-capped GPU
+    // clocks higher the more it idles between samples, so its figures depend on this share.
+    double busy_pct = 0;
   };
   // `record`: whether record() calls during the samples keep their values.
   Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record);

@@ -125,16 +125,21 @@ def lead_in_cycles(run, start, clock):
     return int(statistics.median(issue_s) * LEAD_IN_MARGIN * (clock.mhz() or 1980) * 1e6)
 
 
-def time_power_limited(op, samples, clock, lead_in=False, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S):
+# Samples per host synchronisation where samples are pipelined (time_power_limited's "pipelined").
+PIPELINE_DEPTH = 16
+
+
+def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S):
     """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
     at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
-    samples, sm_clock_mhz: read after the samples}. Ops under batch_below_s run in graphs of about
-    batch_target_s (the family's batching in gpubench). `lead_in`: each sample a graph launch
-    queued behind a spin that outlasts its issue (lead_in_cycles), as gpubench times the families
-    that hold their stream."""
+    samples, sm_clock_mhz: read after the samples, gpu_busy_pct: the samples' share of the wall time
+    they were taken in}. Ops under batch_below_s run in graphs of about batch_target_s (the family's
+    batching in gpubench). `queue`, for the families gpubench queues behind its blocking kernel:
+    "held", each sample a graph launch queued behind a spin that outlasts its issue (lead_in_cycles)
+    and synchronised on; "pipelined", PIPELINE_DEPTH such samples back to back behind one spin, each
+    between its own events, with one synchronisation, so the GPU does not idle between them."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-
     spin_cycles = 0
 
     def timed(run):
@@ -144,39 +149,53 @@ def time_power_limited(op, samples, clock, lead_in=False, batch_below_s=BATCH_BE
         run()
         stop.record()
         stop.synchronize()
-        return start.elapsed_time(stop) / 1e3
+        return [start.elapsed_time(stop) / 1e3]
+
+    def pipelined(run):
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(PIPELINE_DEPTH)]
+        torch.cuda._sleep(spin_cycles)
+        for first, last in events:
+            first.record()
+            run()
+            last.record()
+        events[-1][1].synchronize()
+        return [first.elapsed_time(last) / 1e3 for first, last in events]
 
     op()  # the first call selects the algorithm (cudnn.benchmark) or loads the kernel
     torch.cuda.synchronize()
     load_start = time.perf_counter()
-    fastest = min(timed(op) for _ in range(2))
+    fastest = min(timed(op)[0] for _ in range(2))
     while time.perf_counter() - load_start < WARMUP_S:
-        fastest = min(fastest, timed(op))
+        fastest = min(fastest, timed(op)[0])
     run, calls = op, 1
     if fastest < 5 * batch_below_s:  # as gpubench: batching from back-to-back calls after the settle
         run = replayed(op, 4)
         while time.perf_counter() - load_start < SETTLE_S:
             timed(run)
-        fastest = min(timed(run) for _ in range(2)) / 4
+        fastest = min(timed(run)[0] for _ in range(2)) / 4
         if fastest < batch_below_s:
             calls = min(10000, int(batch_target_s / max(fastest, 1e-7)) + 1)
             run = replayed(op, calls)
         else:
             run = op
-    if lead_in and calls == 1:
+    if queue and calls == 1:
         # A held sample launches the op as a one-call graph: its launch, not Python's dispatch of
         # the op, is then what the lead-in spins through, as short as gpubench's issue of a call.
         run = replayed(op, 1)
-    while time.perf_counter() - load_start < SETTLE_S:
-        timed(run)
-    if lead_in:
+    if queue:
         spin_cycles = lead_in_cycles(run, start, clock)
+    sample = pipelined if queue == "pipelined" else timed
+    while time.perf_counter() - load_start < SETTLE_S:
+        sample(run)
     times = []
+    sampling_start = time.perf_counter()
     while len(times) < samples or sum(times) < MIN_TIME_S:
-        times.append(timed(run))
+        times += sample(run)
+    busy_pct = 100 * sum(times) / (time.perf_counter() - sampling_start)
     deciles = statistics.quantiles(times, n=10)
     return {"seconds": statistics.median(times) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
-            "samples": len(times), "sm_clock_mhz": clock.mhz(), "lead_in_cycles": spin_cycles}
+            "samples": len(times), "sm_clock_mhz": clock.mhz(), "lead_in_cycles": spin_cycles,
+            "gpu_busy_pct": busy_pct, "queue": queue or "none"}
 
 
 def power_limited_fields(timing, flops):
@@ -188,4 +207,5 @@ def power_limited_fields(timing, flops):
         fields["sm_clock_mhz"] = timing["sm_clock_mhz"]
     if timing["lead_in_cycles"]:
         fields["lead_in_cycles"] = timing["lead_in_cycles"]
+    fields["gpu_busy_pct"], fields["queue"] = timing["gpu_busy_pct"], timing["queue"]
     return fields

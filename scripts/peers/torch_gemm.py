@@ -47,6 +47,8 @@ def parse_args():
     p.add_argument("--quick", action="store_true", help="gpubench --quick's cases")
     p.add_argument("--samples", type=int, default=30, help="timed samples per case after the settle (median)")
     p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument("--timing", choices=["held", "pipelined"], default="held",
+                   help="held: each sample synchronised on; pipelined: samples back to back (peer_timing.time_power_limited)")
     args = p.parse_args()
     if args.samples < 1:
         p.error("--samples must be positive")
@@ -153,7 +155,7 @@ def main():
         set_math_mode(type_name)
         record = {"name": name, "peer": peer}
         try:
-            timing = time_power_limited(make_op(type_name, s, device), args.samples, clock, lead_in=True,
+            timing = time_power_limited(make_op(type_name, s, device), args.samples, clock, queue=args.timing,
                                         batch_below_s=GEMM_BATCH_BELOW_S, batch_target_s=GEMM_BATCH_TARGET_S)
             record.update(power_limited_fields(timing, 2.0 * s["m"] * s["n"] * s["k"] * s["batch"]))
             if min(s["m"], s["n"]) <= MEMORY_BOUND:
