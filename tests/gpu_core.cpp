@@ -192,6 +192,25 @@ TEST_F(GpuCoreState, SamplesQueuedBehindTheBlockerLeaveTheHostsLaunchCostOut) {
   EXPECT_GE(h.metrics.at("time_us").summary().median, 29);
 }
 
+TEST_F(GpuCoreState, AMeasurementsHeldSamplesRunBackToBack) {
+  GPUBENCH_REQUIRE_GPU();
+  const auto spin_1ms = [](cudaStream_t stream) { kernels::launch_spin_for_ns(1'000'000, stream); };
+  State unheld(instance_, settings_, context_);
+  unheld.measure(spin_1ms);
+  unheld.verify(true, "ran");
+  State held(instance_, settings_, context_);
+  held.queue_samples_behind_blocker();
+  held.measure(spin_1ms);
+  held.verify(true, "ran");
+  const BenchResult u = unheld.finish(), h = held.finish();
+  ASSERT_EQ(u.status, Status::kOk) << u.error;
+  ASSERT_EQ(h.status, Status::kOk) << h.error;
+  // 16 samples (the most) per hold: the host's synchronisation idles the GPU once per 16 ms.
+  EXPECT_GT(h.notes.at("busy_pct").get<double>(), 99.5);
+  EXPECT_GT(h.notes.at("busy_pct").get<double>(), u.notes.at("busy_pct").get<double>());
+  EXPECT_NEAR(h.metrics.at("time_us").summary().median, 1000, 20);
+}
+
 TEST_F(GpuCoreState, AHeldCallThatThrowsReleasesTheStream) {
   GPUBENCH_REQUIRE_GPU();
   State s(instance_, settings_, context_);

@@ -9,6 +9,7 @@
 
 #include "harness/core/batching.h"
 #include "harness/core/cuda_check.h"
+#include "harness/core/held_pipeline.h"
 #include "harness/core/l2_flush.h"
 #include "harness/core/streams.h"
 #include "harness/core/timing_events.h"
@@ -27,6 +28,10 @@ constexpr int kMaxBatch = 10000;
 // call took under kBatchProbeBelow x the batching threshold.
 constexpr int kBatchProbeOps = 4;
 constexpr double kBatchProbeBelow = 5;
+// A measurement's held samples are enqueued behind one hold of the blocker until they span about
+// this long, so that the host's synchronisation idles the GPU for well under 1 % of the time.
+constexpr double kHeldPipelineSpanS = 0.02;
+constexpr int kMaxHeldPipeline = 16;
 
 StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop) {
   const double start = now_s();
@@ -112,10 +117,15 @@ void State::flush_l2_between_samples() {
   result_.notes["l2_flush_bytes"] = flush.bytes();
 }
 
-State::Samples State::collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record) {
+State::Samples State::collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record,
+                                      const std::function<std::size_t()>& pending) {
   recording_ = record;
   StopState stop;
   const StopReason reason = run_samples(settings_.stop, sample, stop);
+  while (pending && pending() > 0) {
+    stop.samples.push_back(sample());
+    stop.measured_s += stop.samples.back();
+  }
   recording_ = false;
   Samples out{{}, ops_per_sample, reason, median_noise_pct(stop.samples), {}};
   for (double s : stop.samples) out.op_seconds.push_back(s / ops_per_sample);
@@ -146,34 +156,24 @@ void State::queue_samples_behind_blocker() {
 }
 
 std::function<double()> State::event_sample(const std::function<void(cudaStream_t)>& op, int ops,
-                                            TimingEvents& events) {
+                                            TimingEvents& events, int held_depth,
+                                            std::function<std::size_t()>* pending) {
   cudaStream_t s = stream();
+  std::function<void(cudaStream_t)> setup = [this](cudaStream_t st) {
+    if (flush_l2_) resource<L2Flush>().flush(st);
+    if (before_sample_) before_sample_(st);
+  };
   // A stream batch is not held: thousands of launches behind a blocker could fill the queue.
-  const bool hold = blocker_ && ops == 1;
-  return [this, &op, ops, &events, s, hold, first = true]() mutable {
-    if (flush_l2_) resource<L2Flush>().flush(s);
-    if (before_sample_) before_sample_(s);
-    if (!hold || first) {
-      first = false;
-      return events.time(s, [&] {
-        for (int i = 0; i < ops; ++i) op(s);
-      });
-    }
-    blocker_->block(s);
-    try {
-      events.record_start(s);
-      op(s);
-      events.record_stop(s);
-    } catch (...) {
-      blocker_->release();  // a failed call must not leave the stream held until the timeout
-      throw;
-    }
-    blocker_->release();
-    const double seconds = events.elapsed_s();
-    if (blocker_->timed_out())
-      throw std::runtime_error("the stream blocker timed out while a sample was enqueued: the operation waits on "
-                               "the host and must not be queued behind it");
-    return seconds;
+  std::shared_ptr<HeldPipeline> held;
+  if (blocker_ && ops == 1) held = std::make_shared<HeldPipeline>(*blocker_, s, held_depth);
+  if (pending && held) *pending = [held] { return held->pending(); };
+  return [&op, ops, &events, s, setup, held, first = true]() mutable {
+    if (held && !first) return held->next(setup, op);
+    first = false;
+    setup(s);
+    return events.time(s, [&] {
+      for (int i = 0; i < ops; ++i) op(s);
+    });
   };
 }
 
@@ -184,16 +184,17 @@ void State::settle(const std::function<double()>& sample, double load_start) {
 }
 
 State::Samples State::samples_after_settle(const std::function<double()>& sample, int ops_per_sample,
-                                           double load_start, bool record) {
+                                           double load_start, bool record,
+                                           const std::function<std::size_t()>& pending) {
   if (settings_.settle_s > 0) {
     settle(sample, load_start);
     result_.notes["settle_s"] = settings_.settle_s;
   }
-  return collect_samples(sample, ops_per_sample, record);
+  return collect_samples(sample, ops_per_sample, record, pending);
 }
 
 State::Batched State::in_batches(const std::function<void(cudaStream_t)>& op, int ops, Batching batching,
-                                 TimingEvents& events) {
+                                 TimingEvents& events, int held_depth) {
   Batched b;
   b.ops = ops;
   b.how = ops == 1 ? (flush_l2_ ? "none (L2 flushed before each operation)" : "none")
@@ -202,26 +203,30 @@ State::Batched State::in_batches(const std::function<void(cudaStream_t)>& op, in
   if (ops > 1 && batching == Batching::kGraph) {
     auto batch = std::make_shared<CapturedBatch>(stream(), ops, op);
     auto replay = std::make_shared<std::function<void(cudaStream_t)>>([batch](cudaStream_t s) { batch->launch(s); });
-    b.sample = [replay, sample = event_sample(*replay, 1, events)] { return sample(); };
+    b.sample = [replay, sample = event_sample(*replay, 1, events, held_depth, &b.pending)] { return sample(); };
   } else {
-    b.sample = event_sample(op, ops, events);
+    b.sample = event_sample(op, ops, events, held_depth, &b.pending);
   }
   return b;
 }
 
 State::Batched State::batched(const std::function<void(cudaStream_t)>& op, Batching batching, TimingEvents& events,
                               double load_start, bool brief) {
-  double op_s = warm_up(event_sample(op, 1, events), brief);
+  double op_s = warm_up(event_sample(op, 1, events, 1), brief);
   if (settings_.settle_s > 0 && op_s < kBatchProbeBelow * settings_.batch_below_s) {
     // A single event-timed call holds the gap before its launch reaches the GPU (about 5 us), so
     // an operation near the batching threshold would be batched in one process and not in the
     // next, its figures far apart: batching follows back-to-back calls (after the settle), in
     // the batch's own form, as a graph's replay holds none of the host's cost per call.
-    const Batched probe = in_batches(op, kBatchProbeOps, batching, events);
+    const Batched probe = in_batches(op, kBatchProbeOps, batching, events, 1);
     if (!brief) settle(probe.sample, load_start);
     op_s = warm_up(probe.sample, true) / kBatchProbeOps;
   }
-  Batched b = in_batches(op, batch_for(op_s), batching, events);
+  // A tune candidate's samples are held one at a time: its ranking interleaves candidates sample
+  // by sample.
+  const int ops = batch_for(op_s);
+  const int held_depth = brief ? 1 : batch_size(ops * op_s, kHeldPipelineSpanS, kMaxHeldPipeline);
+  Batched b = in_batches(op, ops, batching, events, held_depth);
   if (!brief && (b.ops > 1 || blocker_))
     warm_up(b.sample);
   else if (blocker_)
@@ -234,7 +239,7 @@ State::Samples State::collect(const std::function<void(cudaStream_t)>& op, Batch
   TimingEvents events;
   const double load_start = now_s();
   const Batched b = batched(op, batching, events, load_start, false);
-  Samples samples = samples_after_settle(b.sample, b.ops, load_start, record);
+  Samples samples = samples_after_settle(b.sample, b.ops, load_start, record, b.pending);
   samples.batching = b.how;
   return samples;
 }

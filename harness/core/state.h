@@ -85,7 +85,8 @@ class State {
   // lengthens a 40 us sample by that much, more on a slower host. Only for operations that never
   // wait on the host while being enqueued (no pageable copies, no synchronising calls); the first
   // call of each sampler runs unheld, as a module it loads lazily would deadlock behind the
-  // blocker.
+  // blocker. A measurement enqueues its samples behind one hold until they span about 20 ms,
+  // so the GPU runs them back to back (HeldPipeline); a tune candidate's, one per hold.
   void queue_samples_behind_blocker();
 
   // ---- measured region: exactly one of these per run ----
@@ -148,7 +149,10 @@ class State {
     double busy_pct = 0;
   };
   // `record`: whether record() calls during the samples keep their values.
-  Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record);
+  // `pending`, where given: how many samples `sample` has taken and not yet returned (a held
+  // pipeline's); they are kept after the stop, as the wall time the stop rule saw holds them.
+  Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record,
+                          const std::function<std::size_t()>& pending = {});
   // Warm-up, batching, settle and samples of `op` (what measure() does before it commits).
   Samples collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record);
   // An operation made ready to sample: `ops` per sample, back to back on the stream or replayed
@@ -157,13 +161,17 @@ class State {
     int ops = 1;
     std::string how;
     std::function<double()> sample;
+    std::function<std::size_t()> pending;  // see collect_samples
   };
   // Warms `op` up (`brief`: as a tune candidate, whose ranking follows one settle), decides its
   // batch (a power-limited family's from back-to-back calls, after the settle unless `brief`)
   // and, unless `brief`, warms up a batch or a sampler queued behind the blocker.
   Batched batched(const std::function<void(cudaStream_t)>& op, Batching batching, TimingEvents& events,
                   double load_start, bool brief);
-  Batched in_batches(const std::function<void(cudaStream_t)>& op, int ops, Batching batching, TimingEvents& events);
+  // `held_depth`: where samples are held (queue_samples_behind_blocker), how many are enqueued
+  // behind one hold of the blocker (HeldPipeline).
+  Batched in_batches(const std::function<void(cudaStream_t)>& op, int ops, Batching batching, TimingEvents& events,
+                     int held_depth);
   void rest() const;  // settings_.rest_s of idle host and GPU, between tune's ranking and a measurement
   void commit(const Samples& samples);  // makes them the benchmark's measured region
   // Runs `sample` for the warm-up period (`brief`: the first call and two more, for a tune
@@ -171,12 +179,14 @@ class State {
   double warm_up(const std::function<double()>& sample, bool brief = false);
   // Operations per sample for an operation of `op_s` (1 when the L2 is flushed between samples).
   int batch_for(double op_s) const;
-  // Event-timed samples of `ops` back-to-back `op`s, the per-sample setup first.
-  std::function<double()> event_sample(const std::function<void(cudaStream_t)>& op, int ops, TimingEvents& events);
+  // Event-timed samples of `ops` back-to-back `op`s, the per-sample setup first; held samples
+  // `held_depth` at a time behind the blocker, the first call unheld.
+  std::function<double()> event_sample(const std::function<void(cudaStream_t)>& op, int ops, TimingEvents& events,
+                                       int held_depth, std::function<std::size_t()>* pending = nullptr);
   // Runs `sample` until settings_.settle_s has passed since `load_start` (State::clock_s).
   void settle(const std::function<double()>& sample, double load_start);
   Samples samples_after_settle(const std::function<double()>& sample, int ops_per_sample, double load_start,
-                               bool record);
+                               bool record, const std::function<std::size_t()>& pending = {});
   static double clock_s();  // the host clock of warm-up, settle and ranking rounds
   void check_plausible(BenchResult& result) const;
 

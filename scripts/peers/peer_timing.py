@@ -5,6 +5,7 @@ CUDA-event-timed runs, the median) and time_power_limited (gpubench's power-limi
 settle and minimum sampling time, batches of short ops replayed as CUDA graphs, with the SM clock
 read through NVML after the samples)."""
 import ctypes
+import math
 import statistics
 import sys
 import time
@@ -125,8 +126,9 @@ def lead_in_cycles(run, start, clock):
     return int(statistics.median(issue_s) * LEAD_IN_MARGIN * (clock.mhz() or 1980) * 1e6)
 
 
-# Samples per host synchronisation where samples are pipelined (time_power_limited's "pipelined").
-PIPELINE_DEPTH = 16
+# Pipelined samples (time_power_limited's "pipelined") are enqueued behind one spin until they span
+# about PIPELINE_SPAN_S, at most PIPELINE_DEPTH: gpubench's HeldPipeline (harness/core/held_pipeline.h).
+PIPELINE_SPAN_S, PIPELINE_DEPTH = 0.02, 16
 
 
 def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S):
@@ -137,8 +139,10 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
     they were taken in}. Ops under batch_below_s run in graphs of about batch_target_s (the family's
     batching in gpubench). `queue`, for the families gpubench queues behind its blocking kernel:
     "held", each sample a graph launch queued behind a spin that outlasts its issue (lead_in_cycles)
-    and synchronised on; "pipelined", PIPELINE_DEPTH such samples back to back behind one spin, each
-    between its own events, with one synchronisation, so the GPU does not idle between them."""
+    and synchronised on; "pipelined", as gpubench's HeldPipeline: such samples back to back behind
+    one spin until they span PIPELINE_SPAN_S, each between its own events, with one
+    synchronisation, so the GPU does not idle between them (the samples' share of the wall time,
+    gpu_busy_pct, sets the clock of a power-capped GPU)."""
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     spin_cycles = 0
 
@@ -151,8 +155,10 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
         stop.synchronize()
         return [start.elapsed_time(stop) / 1e3]
 
+    depth = 1
+
     def pipelined(run):
-        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(PIPELINE_DEPTH)]
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(depth)]
         torch.cuda._sleep(spin_cycles)
         for first, last in events:
             first.record()
@@ -184,6 +190,7 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
         run = replayed(op, 1)
     if queue:
         spin_cycles = lead_in_cycles(run, start, clock)
+        depth = max(1, min(PIPELINE_DEPTH, math.ceil(PIPELINE_SPAN_S / (fastest * calls))))
     sample = pipelined if queue == "pipelined" else timed
     while time.perf_counter() - load_start < SETTLE_S:
         sample(run)

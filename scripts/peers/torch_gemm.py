@@ -2,8 +2,9 @@
 """PyTorch peer of gpubench's gemm suite: the same shapes (configs/gemm_shapes.json), types and
 layouts through torch.matmul / torch.bmm (and torch._scaled_mm for FP8 with BF16 output), on
 random data in [0.5, 1.5), timed as gpubench's gemm families are (CUDA events after a settle,
-over a minimum time, each sample queued behind a spin: peer_timing.time_power_limited), with the
-SM clock after the samples.
+over a minimum time, samples enqueued back to back behind a spin, about 20 ms of them per
+synchronisation: peer_timing.time_power_limited), with the SM clock and the samples' share of the
+wall time (gpu_busy_pct) after the samples.
 
 Each case prints one line keyed by gpubench's benchmark name, so the two tables line up:
     gemm/matmul/type:bf16/m:8192/n:8192/k:8192/layout:tn/algo:heuristic/gpu:gpu0  tflops=752.1  sm_clock_mhz=1695
@@ -47,8 +48,9 @@ def parse_args():
     p.add_argument("--quick", action="store_true", help="gpubench --quick's cases")
     p.add_argument("--samples", type=int, default=30, help="timed samples per case after the settle (median)")
     p.add_argument("--format", choices=["table", "json"], default="table")
-    p.add_argument("--timing", choices=["held", "pipelined"], default="held",
-                   help="held: each sample synchronised on; pipelined: samples back to back (peer_timing.time_power_limited)")
+    p.add_argument("--timing", choices=["pipelined", "held"], default="pipelined",
+                   help="pipelined: samples back to back, as gpubench's; held: each sample synchronised on, "
+                        "so the GPU idles between samples (peer_timing.time_power_limited)")
     args = p.parse_args()
     if args.samples < 1:
         p.error("--samples must be positive")
