@@ -119,6 +119,9 @@ void State::flush_l2_between_samples() {
 
 State::Samples State::collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record,
                                       const std::function<std::size_t()>& pending) {
+  // Samples the pipeline took before the sampling began belong to the settle; those it took
+  // before the stop rule ended the sampling are kept, as the wall time the rule saw holds them.
+  while (pending && pending() > 0) sample();
   recording_ = record;
   StopState stop;
   const StopReason reason = run_samples(settings_.stop, sample, stop);

@@ -150,7 +150,7 @@ class State {
   };
   // `record`: whether record() calls during the samples keep their values.
   // `pending`, where given: how many samples `sample` has taken and not yet returned (a held
-  // pipeline's); they are kept after the stop, as the wall time the stop rule saw holds them.
+  // pipeline's); those taken before the sampling are dropped, those after the stop kept.
   Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record,
                           const std::function<std::size_t()>& pending = {});
   // Warm-up, batching, settle and samples of `op` (what measure() does before it commits).
