@@ -78,7 +78,7 @@ def time_op(op, warmup_s, samples):
 
 
 class SmClock:
-    """The SM clock of a GPU through NVML, or None where NVML is not there."""
+    """The SM clock and temperature of a GPU through NVML, or None where NVML is not there."""
 
     def __init__(self, index):
         self.handle = None
@@ -96,6 +96,23 @@ class SmClock:
             return None
         value = ctypes.c_uint()
         return value.value if self.nvml.nvmlDeviceGetClockInfo(self.handle, 1, ctypes.byref(value)) == 0 else None
+
+    def temperature_c(self):
+        if self.handle is None:
+            return None
+        value = ctypes.c_uint()
+        return value.value if self.nvml.nvmlDeviceGetTemperature(self.handle, 0, ctypes.byref(value)) == 0 else None
+
+    def cool_down(self, target_c, max_wait_s=10.0, poll_s=0.05):
+        """As gpubench before each benchmark: waits until the GPU is at or below target_c, at most
+        max_wait_s; the seconds waited (0 where NVML gives no temperature)."""
+        begin = time.perf_counter()
+        while time.perf_counter() - begin < max_wait_s:
+            temperature = self.temperature_c()
+            if temperature is None or temperature <= target_c:
+                break
+            time.sleep(poll_s)
+        return time.perf_counter() - begin
 
 
 def replayed(op, calls):
@@ -201,7 +218,7 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
     busy_pct = 100 * sum(times) / (time.perf_counter() - sampling_start)
     deciles = statistics.quantiles(times, n=10)
     return {"seconds": statistics.median(times) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
-            "samples": len(times), "sm_clock_mhz": clock.mhz(), "lead_in_cycles": spin_cycles,
+            "samples": len(times), "sm_clock_mhz": clock.mhz(), "temp_c": clock.temperature_c(), "lead_in_cycles": spin_cycles,
             "gpu_busy_pct": busy_pct, "queue": queue or "none"}
 
 
@@ -210,8 +227,9 @@ def power_limited_fields(timing, flops):
     of time_us, the clock."""
     fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12,
               "time_us_p10": timing["p10_s"] * 1e6, "time_us_p90": timing["p90_s"] * 1e6, "samples": timing["samples"]}
-    if timing["sm_clock_mhz"] is not None:
-        fields["sm_clock_mhz"] = timing["sm_clock_mhz"]
+    for key in ("sm_clock_mhz", "temp_c"):
+        if timing[key] is not None:
+            fields[key] = timing[key]
     if timing["lead_in_cycles"]:
         fields["lead_in_cycles"] = timing["lead_in_cycles"]
     fields["gpu_busy_pct"], fields["queue"] = timing["gpu_busy_pct"], timing["queue"]

@@ -48,6 +48,9 @@ def parse_args():
     p.add_argument("--quick", action="store_true", help="gpubench --quick's cases")
     p.add_argument("--samples", type=int, default=30, help="timed samples per case after the settle (median)")
     p.add_argument("--format", choices=["table", "json"], default="table")
+    p.add_argument("--cooldown-c", type=float, default=None,
+                   help="before each case, wait (at most 10 s) until the GPU is at or below this temperature, as "
+                        "gpubench waits until its GPU is within --cooldown-margin of idle")
     p.add_argument("--timing", choices=["pipelined", "held"], default="pipelined",
                    help="pipelined: samples back to back, as gpubench's; held: each sample synchronised on, "
                         "so the GPU idles between samples (peer_timing.time_power_limited)")
@@ -156,6 +159,8 @@ def main():
     for name, type_name, s in cases(shapes, args):
         set_math_mode(type_name)
         record = {"name": name, "peer": peer}
+        if args.cooldown_c is not None:
+            record["cooldown_waited_s"] = clock.cool_down(args.cooldown_c)
         try:
             timing = time_power_limited(make_op(type_name, s, device), args.samples, clock, queue=args.timing,
                                         batch_below_s=GEMM_BATCH_BELOW_S, batch_target_s=GEMM_BATCH_TARGET_S)
