@@ -201,9 +201,10 @@ Family& gemm_family(const std::string& name, const std::string& description, Sha
   Family& f = family(name).describe(description + " " + power_limited_description(settings) +
                                     " GEMMs under 1 ms are timed in back-to-back batches of about 2 ms (a CUDA "
                                     "graph), so that the GPU's idle between samples, which would lift a "
-                                    "power-capped clock, stays under 1 %. A sample of one launch (a call or a "
-                                    "batch's graph) is queued behind a blocking kernel: the host's cost of "
-                                    "issuing it is not timed. Types: " +
+                                    "power-capped clock, stays under 1 %. Samples of one launch (a call or a "
+                                    "batch's graph) are queued behind a blocking kernel, about 20 ms of them at "
+                                    "a time: the host's cost of issuing them is not timed, and the GPU runs them "
+                                    "back to back (notes.busy_pct). Types: " +
                                     precision_description());
   f.axis_str("type", precision_names(), {"bf16"});
   if (use == ShapeUse::kStrided) f.axis_int("batch", declared_values("batch", use));
