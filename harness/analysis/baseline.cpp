@@ -9,6 +9,7 @@
 
 #include "harness/analysis/counter_limits.h"
 #include "harness/analysis/gpu_names.h"
+#include "harness/report/number_rules.h"
 #include "harness/report/stats.h"
 #include "harness/report/text_table.h"
 
@@ -336,8 +337,8 @@ Expectation entry_of(const std::string& name, const Group& g, double tolerance_p
 Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
                        const std::string& filter, int* skipped) {
   if (runs.empty()) throw UsageError{kExitBadInput, "baseline needs at least one result file"};
-  if (!(tolerance_pct > 0 && tolerance_pct < 100))
-    throw UsageError{kExitBadInput, "--tolerance: a percentage in (0, 100)"};
+  if (const auto problem = number_range_problem(tolerance_pct, 0, 100, true))
+    throw UsageError{kExitBadInput, "--tolerance: " + *problem};
   std::regex pattern;
   try {
     pattern = std::regex(filter);

@@ -5,7 +5,9 @@
 
 #include "harness/analysis/check.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/number_options.h"
 #include "harness/report/config_files.h"
+#include "harness/report/number_rules.h"
 #include "harness/report/reporter.h"
 #include "harness/report/text_table.h"
 
@@ -85,10 +87,10 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   cmd->add_option("run", options->run_path, "result file to check; without it, check runs the suites");
   cmd->add_option("--retries", options->check.retries,
                   "re-run failing benchmarks up to N times before a failure stands")
-      ->check(CLI::Range(0, 100));
+      ->check(checked_count([](long long n) { return count_range_problem(n, 0, 100); }));
   cmd->add_option("--gpus", options->check.expected_gpus,
                   "GPUs the node must show; fewer is a failure (a GPU fell off the bus)")
-      ->check(CLI::Range(1, 1024));
+      ->check(checked_count([](long long n) { return count_range_problem(n, 1, 1024); }));
   cmd->add_option("--format", options->format, "table, md, json or prometheus")
       ->check(CLI::IsMember({"table", "md", "json", "prometheus"}));
   cmd->add_option("--out", options->out_path,
