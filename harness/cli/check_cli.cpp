@@ -69,9 +69,9 @@ std::string render_check(const CheckReport& report, const std::string& format) {
   const bool md = format == "md";
   std::string errors;
   for (const std::string& e : report.retry_errors)
-    errors += "check: " + e + " (the report above stands as it was)\n";
-  return std::string(md ? "### " : "") + "Check: " + report.run_path + " against " +
-         report.baseline_path + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" + errors +
+    errors += "check: " + printable(e) + " (the report above stands as it was)\n";
+  return std::string(md ? "### " : "") + "Check: " + printable(report.run_path) + " against " +
+         printable(report.baseline_path) + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" + errors +
          summary_line(report);
 }
 

@@ -104,8 +104,8 @@ nlohmann::json comparison_json(const Comparison& c) {
 std::string render_comparison(const Comparison& c, const std::string& format) {
   if (format == "json") return comparison_json(c).dump(2) + "\n";
   const bool md = format == "md";
-  std::string out = std::string(md ? "### " : "") + "Compare: base " + c.base_path + ", new " +
-                    c.new_path + "\n\n" + render_context(c.context, {"base", "new"}, md) + "\n";
+  std::string out = std::string(md ? "### " : "") + "Compare: base " + printable(c.base_path) +
+                    ", new " + printable(c.new_path) + "\n\n" + render_context(c.context, {"base", "new"}, md) + "\n";
   TextTable table{{"benchmark", "metric", "base", "new", "change", "noise base", "noise new", "p",
                    "threshold", "verdict", "note"},
                   {}, {false, false, true, true, true, true, true, true, true, false, false}};
