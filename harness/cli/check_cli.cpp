@@ -31,7 +31,9 @@ std::string summary_line(const CheckReport& r) {
   for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
                        LineResult::kError})
     out += std::string(l == LineResult::kPass ? " " : ", ") + std::to_string(r.count(l)) + " " + to_string(l);
-  return out + (r.failed() ? " -> FAIL\n" : " -> ok\n");
+  out += r.failed() ? " -> FAIL" : " -> ok";
+  if (const int unknown = r.unknowns()) out += "; " + std::to_string(unknown) + " health line(s) unknown";
+  return out + "\n";
 }
 
 nlohmann::json check_json(const CheckReport& r) {
@@ -40,6 +42,7 @@ nlohmann::json check_json(const CheckReport& r) {
   for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
                        LineResult::kError})
     out["summary"][to_string(l)] = r.count(l);
+  out["summary"]["unknown"] = r.unknowns();
   out["lines"] = nlohmann::json::array();
   for (const CheckLine& l : r.lines)
     out["lines"].push_back({{"result", to_string(l.result)}, {"subject", l.subject},
@@ -50,6 +53,7 @@ nlohmann::json check_json(const CheckReport& r) {
                             {"retries", l.retries},
                             {"first_result", l.first_result ? nlohmann::json(to_string(*l.first_result))
                                                             : nlohmann::json()},
+                            {"unknown", l.unknown.empty() ? nlohmann::json() : nlohmann::json(l.unknown)},
                             {"note", l.note}});
   out["retry_errors"] = r.retry_errors;
   return out;
@@ -63,8 +67,8 @@ std::string render_check(const CheckReport& report, const std::string& format) {
   TextTable table{{"result", "benchmark", "metric", "value", "expected", "margin", "note"},
                   {}, {false, false, false, true, false, true, false}};
   for (const CheckLine& l : report.lines)
-    table.rows.push_back({to_string(l.result), l.subject, l.metric,
-                          l.value ? format_number(*l.value) : "-", l.expected.empty() ? "-" : l.expected,
+    table.rows.push_back({to_string(l.result), l.subject, l.metric, value_text(l),
+                          l.expected.empty() ? "-" : l.expected,
                           l.margin_pct ? format_pct(*l.margin_pct) : "-", note_text(l)});
   const bool md = format == "md";
   std::string errors;
