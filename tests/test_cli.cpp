@@ -68,8 +68,8 @@ TEST(Cli, NumericFlagsAreCheckedLikeTheConfig) {
 
 TEST(Cli, TelemetryFlagsAreChecked) {
   const std::pair<const char*, const char*> cases[] = {
-      {"--telemetry-interval -1", "--telemetry-interval: expected 0 (off) to 60000 ms (got -1)"},
-      {"--telemetry-interval 60001", "--telemetry-interval: expected 0 (off) to 60000 ms"},
+      {"--telemetry-interval -1", "--telemetry-interval: expected an integer from 0 to 60000 (got -1)"},
+      {"--telemetry-interval 60001", "--telemetry-interval: expected an integer from 0 to 60000"},
       {"--cooldown-max-wait nan", "--cooldown-max-wait: expected a number >= 0"},
       {"--cooldown-margin -2", "--cooldown-margin: expected a number >= 0"},
       {"--cooldown-target 0", "--cooldown-target: expected a positive"},

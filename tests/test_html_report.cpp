@@ -85,6 +85,20 @@ TEST(HtmlReport, ContextSuitesChartsAndResultsNotOk) {
   EXPECT_EQ(html.find("id=\"suite-memory\""), std::string::npos) << "no memory results, no memory section";
 }
 
+TEST(HtmlReport, TextFromTheFileIsEscapedAndHealthUnknownsShown) {
+  ResultBuilder b = golden_builder();
+  b.host("node\u202e01\x1b[2J");
+  b.gpu(0)["ecc_enabled"] = nullptr;
+  b.bench("memory/stream/op:triad\u2066/gpu:gpu0", "bandwidth_gbps", samples(4000, 0.5, 10))
+      .status_of_last("failed", "bad <b>\u202e</b>");
+  const ChartRunFixture run(b.doc(), "run.json");
+  const std::string html = page_of(run);
+  for (const char* raw : {"\u202e", "\u2066", "\x1b", "<b>"}) EXPECT_EQ(html.find(raw), std::string::npos) << raw;
+  for (const char* shown : {"node\\u202e01\\x1b[2J", "op:triad\\u2066", "bad &lt;b&gt;\\u202e&lt;/<wbr>b&gt;",
+                            "<td>ecc</td><td>unknown</td>"})
+    EXPECT_NE(html.find(shown), std::string::npos) << shown;
+}
+
 TEST(HtmlReport, CompareVerdictsHighlightChangedLines) {
   ResultBuilder base(1), now(1);
   base.bench("memory/stream/op:triad/gpu:gpu0", "bandwidth_gbps", samples(4000, 0.5, 10));

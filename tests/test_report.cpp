@@ -10,6 +10,7 @@
 
 #include "harness/report/exit_codes.h"
 #include "harness/report/report.h"
+#include "harness/report/text_table.h"
 #include "tests/report_fixtures.h"
 #include "tests/test_support.h"
 
@@ -232,6 +233,29 @@ TEST(Render, MarkdownEscapesPipes) {
   const RunDocument doc =
       document_of(one_gpu_context(), {bad_result("memory/stream/op:x", Status::kFailed, "a|b")}, "x");
   EXPECT_TRUE(contains(render(doc, Format::kMarkdown), "failed: a\\|b"));
+}
+
+TEST(Printable, ControlAndBidirectionalCharactersAreWrittenVisibly) {
+  EXPECT_EQ(printable("a\nb\tc\r\x1b[2J\x7f"), "a\\nb\\tc\\r\\x1b[2J\\x7f");
+  EXPECT_EQ(printable("x\u202ey\u2066z\u200f\u061c"), "x\\u202ey\\u2066z\\u200f\\u061c");
+  EXPECT_EQ(printable("csi\u009b31m"), "csi\\u009b31m");                      // C1, as UTF-8
+  EXPECT_EQ(printable(std::string("raw\x9b" "31m\xc0\xaf")), "raw\\x9b31m\\xc0\\xaf");  // not UTF-8
+  EXPECT_EQ(printable("4.2 \u00b5s \u00b1 1 %, \u00d7 2, \u65e5\u672c, \U0001f680"),
+            "4.2 \u00b5s \u00b1 1 %, \u00d7 2, \u65e5\u672c, \U0001f680");  // text stays text
+  EXPECT_EQ(printable(printable("\x1b\u202e")), printable("\x1b\u202e"));     // idempotent
+}
+
+TEST(Render, TableAndMarkdownEscapeNamesFromFiles) {
+  const std::string name = "memory/stream/op:triad\u202e\x1b[31m";
+  const RunDocument doc =
+      document_of(one_gpu_context(), {bad_result(name, Status::kFailed, "bad\u2067text\n")}, "x");
+  for (Format format : {Format::kTable, Format::kMarkdown}) {
+    const std::string out = render(doc, format);
+    EXPECT_EQ(out.find("\x1b"), std::string::npos) << out;
+    EXPECT_EQ(out.find("\u202e"), std::string::npos) << out;
+    EXPECT_TRUE(contains(out, "op:triad\\u202e\\x1b[31m")) << out;
+    EXPECT_TRUE(contains(out, "bad\\u2067text\\n")) << out;
+  }
 }
 
 TEST(Render, EmptyRun) {

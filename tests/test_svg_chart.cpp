@@ -42,7 +42,8 @@ TEST(SvgChart, TickText) {
 
 TEST(SvgChart, EscapesTextForXml) {
   EXPECT_EQ(xml_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
-  EXPECT_EQ(xml_escape(std::string("x\x1b[31m")), "x?[31m");
+  EXPECT_EQ(xml_escape(std::string("x\x1b[31m")), "x\\x1b[31m");  // visible, as on a terminal
+  EXPECT_EQ(xml_escape("a\u202eb<"), "a\\u202eb&lt;");
 }
 
 Chart line_chart() {

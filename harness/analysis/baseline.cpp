@@ -1,6 +1,7 @@
 #include "harness/analysis/baseline.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -9,6 +10,7 @@
 
 #include "harness/analysis/counter_limits.h"
 #include "harness/analysis/gpu_names.h"
+#include "harness/report/number_rules.h"
 #include "harness/report/stats.h"
 #include "harness/report/text_table.h"
 
@@ -21,6 +23,41 @@ const char* to_string(Severity severity) {
     case Severity::kFail: return "fail";
   }
   return "?";
+}
+
+const char* policy_key(HealthRule rule) {
+  switch (rule) {
+    case HealthRule::kClocks: return "throttling";
+    case HealthRule::kEccErrors:
+    case HealthRule::kMemoryRetirement:
+    case HealthRule::kPcieReplay:
+    case HealthRule::kNvlinkErrors:
+    case HealthRule::kXid: return "error_counters";
+    default: return to_string(rule);
+  }
+}
+
+Severity HealthPolicy::severity(HealthRule rule) const {
+  switch (rule) {
+    case HealthRule::kPcieWidth: return pcie_width;
+    case HealthRule::kPcieGen: return pcie_gen;
+    case HealthRule::kNvlink: return nvlink;
+    case HealthRule::kEcc: return ecc;
+    case HealthRule::kMig: return mig;
+    case HealthRule::kClocks: return throttling;
+    default: return error_counters;
+  }
+}
+
+bool asks_for(const Baseline& b, HealthRule rule) {
+  if (b.health.stated.count(policy_key(rule))) return true;
+  switch (rule) {
+    case HealthRule::kPcieWidth: return b.applies_to.pcie_width.has_value();
+    case HealthRule::kPcieGen: return b.applies_to.pcie_gen.has_value();
+    case HealthRule::kNvlink:
+    case HealthRule::kNvlinkErrors: return b.applies_to.nvlinks_per_gpu.has_value();
+    default: return false;
+  }
 }
 
 bool valid_glob(const std::string& pattern, std::string* why) {
@@ -47,6 +84,16 @@ bool valid_glob(const std::string& pattern, std::string* why) {
 }
 
 namespace {
+
+// The severities of a health section by key, in the file's order.
+template <typename Policy>
+auto health_severities(Policy& h) {
+  using Field = std::pair<const char*, decltype((h.ecc))>;  // const where the policy is
+  return std::array<Field, 7>{Field{"pcie_gen", h.pcie_gen},     Field{"pcie_width", h.pcie_width},
+                              Field{"nvlink", h.nvlink},         Field{"ecc", h.ecc},
+                              Field{"mig", h.mig},               Field{"throttling", h.throttling},
+                              Field{"error_counters", h.error_counters}};
+}
 
 Severity read_severity(const JsonAt& node) {
   const std::string s = node.str();
@@ -152,15 +199,11 @@ void read_run_spec(const JsonAt& node, RunSpec& run) {
 void read_health(const JsonAt& node, HealthPolicy& h) {
   node.only_keys({"pcie_gen", "pcie_width", "nvlink", "ecc", "mig", "throttling", "error_counters",
                   "counter_limits"});
-  const std::pair<const char*, Severity*> fields[] = {{"pcie_gen", &h.pcie_gen},
-                                                      {"pcie_width", &h.pcie_width},
-                                                      {"nvlink", &h.nvlink},
-                                                      {"ecc", &h.ecc},
-                                                      {"mig", &h.mig},
-                                                      {"throttling", &h.throttling},
-                                                      {"error_counters", &h.error_counters}};
-  for (const auto& [key, target] : fields)
-    if (auto v = node.find(key)) *target = read_severity(*v);
+  for (const auto& [key, severity] : health_severities(h))
+    if (auto v = node.find(key)) {
+      severity = read_severity(*v);
+      h.stated.insert(key);
+    }
   if (auto limits = node.find("counter_limits")) read_counter_limits(*limits, h.counter_limits);
 }
 
@@ -227,14 +270,10 @@ nlohmann::json to_json(const Baseline& b) {
   if (!b.run.filter.empty()) out["run"]["filter"] = b.run.filter;
   if (!b.run.config.empty()) out["run"]["config"] = b.run.config;
   out["defaults"] = {{"warn_pct", b.warn_pct}, {"tolerance_pct", b.tolerance_pct}};
-  out["health"] = {{"pcie_gen", to_string(b.health.pcie_gen)},
-                   {"pcie_width", to_string(b.health.pcie_width)},
-                   {"nvlink", to_string(b.health.nvlink)},
-                   {"ecc", to_string(b.health.ecc)},
-                   {"mig", to_string(b.health.mig)},
-                   {"throttling", to_string(b.health.throttling)},
-                   {"error_counters", to_string(b.health.error_counters)},
-                   {"counter_limits", counter_limits_json(b.health.counter_limits)}};
+  // Only the checks the baseline names: naming one asks for its fields (asks_for).
+  nlohmann::json& health = out["health"] = {{"counter_limits", counter_limits_json(b.health.counter_limits)}};
+  for (const auto& [key, severity] : health_severities(b.health))
+    if (b.health.stated.count(key)) health[key] = to_string(severity);
   out["benchmarks"] = nlohmann::json::array();
   for (const Expectation& e : b.expectations) {
     nlohmann::json entry = {{e.is_pattern ? "pattern" : "name", e.name}};
@@ -267,6 +306,23 @@ std::string model_of(const ResultFile& run) {
       throw UsageError{kExitBadInput, run.path + ": the run mixes GPU models (\"" + run.gpus[0].name +
                                           "\", \"" + g.name + "\"); a baseline is for one model"};
   return run.gpus[0].name;
+}
+
+// The health checks a baseline made from `run` names, and so asks for: those whose fields the
+// run read on every GPU, so that a node where one cannot be read fails rather than passes.
+std::set<std::string> readable_checks(const ResultFile& run) {
+  std::set<std::string> out;
+  const HealthPolicy defaults;
+  for (const auto& [key, severity] : health_severities(defaults)) out.insert(key);
+  for (const GpuInfo& g : run.gpus) {
+    if (g.error_counters.empty()) out.erase("error_counters");
+    // One link expected, so that the NVLink rule says whether the links could be read.
+    std::vector<HealthFinding> findings = gpu_health(g, 1);
+    for (HealthFinding& f : counter_health(g, CounterLimits{})) findings.push_back(std::move(f));
+    for (const HealthFinding& f : findings)
+      if (!f.unknown.empty()) out.erase(policy_key(f.rule));
+  }
+  return out;
 }
 
 }  // namespace
@@ -336,8 +392,8 @@ Expectation entry_of(const std::string& name, const Group& g, double tolerance_p
 Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
                        const std::string& filter, int* skipped) {
   if (runs.empty()) throw UsageError{kExitBadInput, "baseline needs at least one result file"};
-  if (!(tolerance_pct > 0 && tolerance_pct < 100))
-    throw UsageError{kExitBadInput, "--tolerance: a percentage in (0, 100)"};
+  if (const auto problem = number_range_problem(tolerance_pct, 0, 100, true))
+    throw UsageError{kExitBadInput, "--tolerance: " + *problem};
   std::regex pattern;
   try {
     pattern = std::regex(filter);
@@ -351,12 +407,13 @@ Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct
     if (model_of(run) != b.applies_to.gpu_model)
       throw UsageError{kExitBadInput, run.path + ": GPU model \"" + model_of(run) + "\" differs from \"" +
                                           b.applies_to.gpu_model + "\" of " + first.path};
-  // Zero means "unknown" in the context (no NVML), so it is not written as an expectation.
+  // No link up, or none read, is no expectation: a PCIe node has none to expect.
   int links = 0;
-  for (const GpuInfo& g : first.gpus) links = std::max(links, g.nvlinks_active);
+  for (const GpuInfo& g : first.gpus) links = std::max(links, g.nvlinks_active.value_or(0));
   if (links > 0) b.applies_to.nvlinks_per_gpu = links;
   if (first.gpus[0].pcie.gen_max > 0) b.applies_to.pcie_gen = first.gpus[0].pcie.gen_max;
   if (first.gpus[0].pcie.width_max > 0) b.applies_to.pcie_width = first.gpus[0].pcie.width_max;
+  b.health.stated = readable_checks(first);
   b.description = "Generated by gpubench baseline from " + std::to_string(runs.size()) +
                   " run(s) of " + b.applies_to.gpu_model + " with tolerance " +
                   format_number(tolerance_pct, 3) + "%";

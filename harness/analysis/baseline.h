@@ -5,6 +5,7 @@
 // fields and bad patterns, naming the file and the JSON pointer.
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,16 @@ struct HealthPolicy {
   // What a suite may add to the error counters (health.h has the defaults and their source).
   Severity error_counters = Severity::kFail;
   CounterLimits counter_limits;
+  // The checks the baseline file names ("ecc", "error_counters", ...): a field such a check
+  // reads that could not be read counts as the check's severity; unnamed, it only warns.
+  std::set<std::string> stated;
+
+  Severity severity(HealthRule rule) const;
 };
+
+// The health section's key of a rule: "error_counters" for the five counter rules,
+// "throttling" for clocks, the rule's own name for the others.
+const char* policy_key(HealthRule rule);
 
 // What `check` runs when it is not given a RUN.json.
 struct RunSpec {
@@ -80,6 +90,12 @@ struct Baseline {
   std::vector<Expectation> expectations;
   std::optional<Tolerances> compare_tolerance;  // used by compare --tolerance BASELINE
 };
+
+// Whether the baseline asks for the field a rule reads, so that an unreadable one fails (at the
+// rule's severity) rather than warns: the health section names the rule, or applies_to states
+// what the rule holds the GPU to (pcie_gen, pcie_width; nvlinks_per_gpu for the NVLinks and
+// their error counters).
+bool asks_for(const Baseline& baseline, HealthRule rule);
 
 Baseline parse_baseline(const nlohmann::json& doc, const std::string& file);
 Baseline parse_baseline_text(const std::string& text, const std::string& file);

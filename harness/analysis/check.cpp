@@ -124,37 +124,35 @@ void health_line(std::vector<CheckLine>& lines, Severity severity, bool bad, Che
   lines.push_back(std::move(line));
 }
 
-// GPUs that pass a check share one line ("health/pcie: 8 GPUs: link at gen5 x16"), so that a
-// healthy node prints a line per check and a problem GPU stands out on a line of its own.
-void fold_passes(std::vector<CheckLine> per_gpu, const std::string& check, std::vector<CheckLine>& lines) {
-  std::vector<CheckLine> passes, problems;
-  for (CheckLine& l : per_gpu) (l.result == LineResult::kPass ? passes : problems).push_back(std::move(l));
-  if (!passes.empty()) {
-    CheckLine folded = passes[0];
-    folded.subject = "health/" + check;
-    const bool alike = std::all_of(passes.begin(), passes.end(),
-                                   [&](const CheckLine& l) { return l.note == passes[0].note; });
-    folded.note = std::to_string(passes.size()) + " GPU(s)" + (alike ? ": " + passes[0].note : " pass");
-    lines.push_back(folded);
-  }
-  lines.insert(lines.end(), problems.begin(), problems.end());
+// What a field that could not be read counts as: the check's severity where the baseline asks
+// for the field, a warning where it does not (never a pass), nothing where the check is off.
+Severity unknown_severity(const Baseline& b, HealthRule rule) {
+  const Severity severity = b.health.severity(rule);
+  return severity == Severity::kOff || asks_for(b, rule) ? severity : Severity::kWarn;
 }
 
-Severity severity_of(const HealthPolicy& h, HealthRule rule) {
-  switch (rule) {
-    case HealthRule::kPcieWidth: return h.pcie_width;
-    case HealthRule::kPcieGen: return h.pcie_gen;
-    case HealthRule::kNvlink: return h.nvlink;
-    case HealthRule::kEcc: return h.ecc;
-    case HealthRule::kMig: return h.mig;
-    case HealthRule::kClocks: return h.throttling;
-    case HealthRule::kEccErrors:
-    case HealthRule::kMemoryRetirement:
-    case HealthRule::kPcieReplay:
-    case HealthRule::kNvlinkErrors:
-    case HealthRule::kXid: return h.error_counters;
-  }
-  return Severity::kFail;
+// GPUs that pass a check share one line ("health/pcie: 8 GPU(s): link at gen5 x16"), so that a
+// healthy node prints a line per check and a problem GPU stands out on a line of its own. An
+// unknown that every GPU shares (NVML read the field on none) is one line too.
+void fold_lines(std::vector<CheckLine> per_gpu, const std::string& check, std::size_t gpus,
+                std::vector<CheckLine>& lines) {
+  auto fold = [&](const std::vector<CheckLine>& alike, const std::string& when_mixed) {
+    CheckLine folded = alike[0];
+    folded.subject = "health/" + check;
+    const bool same =
+        std::all_of(alike.begin(), alike.end(), [&](const CheckLine& l) { return l.note == alike[0].note; });
+    folded.note = std::to_string(alike.size()) + " GPU(s)" + (same ? ": " + alike[0].note : when_mixed);
+    lines.push_back(folded);
+  };
+  std::vector<CheckLine> passes, problems;
+  for (CheckLine& l : per_gpu) (l.result == LineResult::kPass ? passes : problems).push_back(std::move(l));
+  if (!passes.empty()) fold(passes, " pass");
+  const bool shared_unknown =
+      gpus > 1 && problems.size() == gpus && std::all_of(problems.begin(), problems.end(), [&](const CheckLine& l) {
+        return !l.unknown.empty() && l.note == problems[0].note && l.result == problems[0].result;
+      });
+  if (shared_unknown) fold(problems, "");
+  else lines.insert(lines.end(), problems.begin(), problems.end());
 }
 
 // Links join GPUs: a node that shows one GPU has none to check. The expected count is the
@@ -163,7 +161,7 @@ int expected_nvlinks(const Baseline& baseline, const ResultFile& run) {
   if (run.gpus.size() < 2) return 0;
   if (baseline.applies_to.nvlinks_per_gpu) return *baseline.applies_to.nvlinks_per_gpu;
   int most = 0;
-  for (const GpuInfo& g : run.gpus) most = std::max(most, g.nvlinks_active);
+  for (const GpuInfo& g : run.gpus) most = std::max(most, g.nvlinks_active.value_or(0));
   return most;
 }
 
@@ -183,15 +181,28 @@ void gpu_count_line(const ResultFile& run, const CheckOptions& options, std::vec
   lines.push_back(line);
 }
 
-// A run without error counters has them unchecked: said once, as a warning, never as a pass.
-void error_counters_recorded_line(const ResultFile& run, const HealthPolicy& h, std::vector<CheckLine>& lines) {
+// Error counters not recorded are unchecked, never passed: said once for a run without any
+// (from a gpubench that did not record them), and per GPU for a GPU that lacks what others have.
+void error_counters_recorded_lines(const Baseline& b, const ResultFile& run, std::vector<CheckLine>& lines) {
   if (run.gpus.empty() || run.nvml_available == false) return;  // the NVML line says it already
-  const bool recorded = std::any_of(run.gpus.begin(), run.gpus.end(),
-                                    [](const GpuInfo& g) { return !g.error_counters.empty(); });
-  if (recorded || h.error_counters == Severity::kOff) return;
-  health_line(lines, Severity::kWarn, true,
-              health("health/error_counters", "-", "recorded",
-                     "the run has no error counters (run by a gpubench that did not record them): unchecked"));
+  const auto recorded = std::count_if(run.gpus.begin(), run.gpus.end(),
+                                      [](const GpuInfo& g) { return !g.error_counters.empty(); });
+  const Severity severity = unknown_severity(b, HealthRule::kEccErrors);
+  auto line = [&](const std::string& subject, const std::string& note) {
+    CheckLine l = health(subject, "-", "recorded", note);
+    l.unknown = "error_counters";
+    health_line(lines, severity, true, std::move(l));
+  };
+  if (recorded == 0) {
+    line("health/error_counters",
+         "the run has no error counters (run by a gpubench that did not record them): unchecked");
+    return;
+  }
+  for (const GpuInfo& g : run.gpus)
+    if (g.error_counters.empty())
+      line("health/gpu" + std::to_string(g.index) + "/error_counters",
+           "no error counters recorded for this GPU, " + std::to_string(recorded) +
+               " other GPU(s) have them: unchecked");
 }
 
 void health_lines(const Baseline& baseline, const ResultFile& run, std::vector<CheckLine>& lines) {
@@ -204,18 +215,20 @@ void health_lines(const Baseline& baseline, const ResultFile& run, std::vector<C
   const int links = expected_nvlinks(baseline, run);
   for (const GpuInfo& g : run.gpus) {
     std::vector<HealthFinding> findings = gpu_health(g, links);
-    for (HealthFinding& f : counter_health(g, h.counter_limits)) findings.push_back(std::move(f));
+    for (HealthFinding& f : counter_health(g, h.counter_limits, links)) findings.push_back(std::move(f));
     for (const HealthFinding& f : findings) {
-      // A notice (counters unreadable, a non-critical XID) warns under any severity but off.
-      const Severity severity = f.notice && severity_of(h, f.rule) != Severity::kOff ? Severity::kWarn
-                                                                                      : severity_of(h, f.rule);
-      health_line(by_rule[f.rule], severity, f.bad || f.notice,
-                  health("health/gpu" + std::to_string(g.index) + "/" + to_string(f.rule), to_string(f.rule),
-                         f.expected, f.text));
+      // A notice (a non-critical XID, a pending remap) warns under any severity but off.
+      const Severity severity = !f.unknown.empty() ? unknown_severity(baseline, f.rule)
+                                : f.notice && h.severity(f.rule) != Severity::kOff ? Severity::kWarn
+                                                                                   : h.severity(f.rule);
+      CheckLine line = health("health/gpu" + std::to_string(g.index) + "/" + to_string(f.rule), to_string(f.rule),
+                              f.expected, f.text);
+      line.unknown = f.unknown;
+      health_line(by_rule[f.rule], severity, f.bad || f.notice || !f.unknown.empty(), std::move(line));
     }
   }
-  error_counters_recorded_line(run, h, lines);
-  for (auto& [rule, rule_lines] : by_rule) fold_passes(std::move(rule_lines), to_string(rule), lines);
+  error_counters_recorded_lines(baseline, run, lines);
+  for (auto& [rule, rule_lines] : by_rule) fold_lines(std::move(rule_lines), to_string(rule), run.gpus.size(), lines);
   for (const BenchmarkResult& b : run.benchmarks) {
     if (!b.throttled) continue;
     std::string reasons;
@@ -319,6 +332,15 @@ CheckReport check_run(const Baseline& baseline, const ResultFile& run, const Che
   unbounded_failure_lines(run, checked, report.lines);
   health_lines(baseline, run, report.lines);
   return report;
+}
+
+std::string value_text(const CheckLine& line) {
+  return line.value ? format_number(*line.value) : !line.unknown.empty() ? "unknown" : "-";
+}
+
+int CheckReport::unknowns() const {
+  return static_cast<int>(
+      std::count_if(lines.begin(), lines.end(), [](const CheckLine& l) { return !l.unknown.empty(); }));
 }
 
 int CheckReport::count(LineResult result) const {

@@ -29,13 +29,20 @@ struct CheckLine {
   std::optional<LineResult> first_result;
   std::optional<double> first_value;
   std::string note;
+  // A health line whose field could not be read: the field (e.g. "ecc_enabled"); the note says
+  // why. It warns, or fails where the baseline asks for the field (asks_for).
+  std::string unknown;
 };
+
+// The value column of a line: its figure, "unknown" for an unreadable health field, else "-".
+std::string value_text(const CheckLine& line);
 
 struct CheckReport {
   std::string baseline_path, run_path;
   std::vector<CheckLine> lines;
   std::vector<std::string> retry_errors;  // a retry that could not run: the report stands as it was
   int count(LineResult result) const;
+  int unknowns() const;  // health lines whose field could not be read
   bool failed() const;  // any fail, missing or error: exit 1
 };
 

@@ -83,7 +83,7 @@ std::vector<std::pair<std::string, std::string>> context_fields(const ResultFile
                                       std::to_string(g.pcie.width) + " (max gen" +
                                       std::to_string(g.pcie.gen_max) + " x" +
                                       std::to_string(g.pcie.width_max) + ")");
-    out.emplace_back(gpu + "NVLink", std::to_string(g.nvlinks_active) + " links x " +
+    out.emplace_back(gpu + "NVLink", (g.nvlinks_active ? std::to_string(*g.nvlinks_active) : "unknown") + " links x " +
                                         format_number(g.nvlink_gbps_per_link) + " GB/s");
     out.emplace_back(gpu + "ECC", tristate(g.ecc_enabled));
     out.emplace_back(gpu + "MIG", tristate(g.mig_mode));

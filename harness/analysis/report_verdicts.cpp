@@ -85,7 +85,7 @@ VerdictTable verdict_table(const CheckReport& report) {
                            LineResult::kPass})
     for (const CheckLine& l : report.lines) {
       if (l.result != shown) continue;
-      std::vector<std::string> row = {to_string(l.result), l.subject, l.metric, figure(l.value),
+      std::vector<std::string> row = {to_string(l.result), l.subject, l.metric, value_text(l),
                                       l.expected.empty() ? "-" : l.expected,
                                       l.margin_pct ? format_pct(*l.margin_pct) : "-", l.note};
       if (shown == LineResult::kPass) {

@@ -4,6 +4,8 @@
 
 #include "harness/analysis/baseline.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/number_options.h"
+#include "harness/report/number_rules.h"
 #include "harness/report/report.h"
 
 namespace gpubench {
@@ -19,7 +21,8 @@ void add_baseline_command(CLI::App& app, int* exit_code) {
   cmd->add_option("runs", options->runs, "result files of one GPU model")->required();
   cmd->add_option("--tolerance", options->tolerance_pct,
                   "percent below the median (above, for lower-is-better) where a bound sits")
-      ->required()->check(CLI::Range(0.001, 99.999));
+      ->required()
+      ->check(checked_number([](double pct) { return number_range_problem(pct, 0, 100, true); }));
   cmd->add_option("--out", options->out_path, "write here instead of stdout");
   cmd->add_option("--filter", options->filter, "regex over benchmark names to include");
   cmd->callback([options, exit_code] {

@@ -5,7 +5,9 @@
 
 #include "harness/analysis/check.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/number_options.h"
 #include "harness/report/config_files.h"
+#include "harness/report/number_rules.h"
 #include "harness/report/reporter.h"
 #include "harness/report/text_table.h"
 
@@ -29,7 +31,9 @@ std::string summary_line(const CheckReport& r) {
   for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
                        LineResult::kError})
     out += std::string(l == LineResult::kPass ? " " : ", ") + std::to_string(r.count(l)) + " " + to_string(l);
-  return out + (r.failed() ? " -> FAIL\n" : " -> ok\n");
+  out += r.failed() ? " -> FAIL" : " -> ok";
+  if (const int unknown = r.unknowns()) out += "; " + std::to_string(unknown) + " health line(s) unknown";
+  return out + "\n";
 }
 
 nlohmann::json check_json(const CheckReport& r) {
@@ -38,6 +42,7 @@ nlohmann::json check_json(const CheckReport& r) {
   for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
                        LineResult::kError})
     out["summary"][to_string(l)] = r.count(l);
+  out["summary"]["unknown"] = r.unknowns();
   out["lines"] = nlohmann::json::array();
   for (const CheckLine& l : r.lines)
     out["lines"].push_back({{"result", to_string(l.result)}, {"subject", l.subject},
@@ -48,6 +53,7 @@ nlohmann::json check_json(const CheckReport& r) {
                             {"retries", l.retries},
                             {"first_result", l.first_result ? nlohmann::json(to_string(*l.first_result))
                                                             : nlohmann::json()},
+                            {"unknown", l.unknown.empty() ? nlohmann::json() : nlohmann::json(l.unknown)},
                             {"note", l.note}});
   out["retry_errors"] = r.retry_errors;
   return out;
@@ -61,15 +67,15 @@ std::string render_check(const CheckReport& report, const std::string& format) {
   TextTable table{{"result", "benchmark", "metric", "value", "expected", "margin", "note"},
                   {}, {false, false, false, true, false, true, false}};
   for (const CheckLine& l : report.lines)
-    table.rows.push_back({to_string(l.result), l.subject, l.metric,
-                          l.value ? format_number(*l.value) : "-", l.expected.empty() ? "-" : l.expected,
+    table.rows.push_back({to_string(l.result), l.subject, l.metric, value_text(l),
+                          l.expected.empty() ? "-" : l.expected,
                           l.margin_pct ? format_pct(*l.margin_pct) : "-", note_text(l)});
   const bool md = format == "md";
   std::string errors;
   for (const std::string& e : report.retry_errors)
-    errors += "check: " + e + " (the report above stands as it was)\n";
-  return std::string(md ? "### " : "") + "Check: " + report.run_path + " against " +
-         report.baseline_path + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" + errors +
+    errors += "check: " + printable(e) + " (the report above stands as it was)\n";
+  return std::string(md ? "### " : "") + "Check: " + printable(report.run_path) + " against " +
+         printable(report.baseline_path) + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" + errors +
          summary_line(report);
 }
 
@@ -85,10 +91,10 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   cmd->add_option("run", options->run_path, "result file to check; without it, check runs the suites");
   cmd->add_option("--retries", options->check.retries,
                   "re-run failing benchmarks up to N times before a failure stands")
-      ->check(CLI::Range(0, 100));
+      ->check(checked_count([](long long n) { return count_range_problem(n, 0, 100); }));
   cmd->add_option("--gpus", options->check.expected_gpus,
                   "GPUs the node must show; fewer is a failure (a GPU fell off the bus)")
-      ->check(CLI::Range(1, 1024));
+      ->check(checked_count([](long long n) { return count_range_problem(n, 1, 1024); }));
   cmd->add_option("--format", options->format, "table, md, json or prometheus")
       ->check(CLI::IsMember({"table", "md", "json", "prometheus"}));
   cmd->add_option("--out", options->out_path,

@@ -7,6 +7,7 @@
 #include "gpubench_git_commit.h"
 #include "harness/cli/commands.h"
 #include "harness/report/exit_codes.h"
+#include "harness/report/text_table.h"
 
 namespace gpubench {
 namespace {
@@ -38,10 +39,11 @@ int run_cli(int argc, char** argv) {
     return front_end->run(join_command_line(argc, argv));
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);
-    std::fprintf(stderr, "gpubench: %s (see gpubench --help)\n", error.what());
+    std::fprintf(stderr, "gpubench: %s (see gpubench --help)\n", printable(error.what()).c_str());
     return kExitBadInput;
   } catch (const UsageError& error) {
-    std::fprintf(stderr, "gpubench: %s\n", error.message.c_str());
+    // Messages quote names and text from the files they are about: escaped, as tables are.
+    std::fprintf(stderr, "gpubench: %s\n", printable(error.message).c_str());
     return error.code;
   }
 }

@@ -6,8 +6,10 @@
 #include <optional>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/number_options.h"
 #include "harness/analysis/compare.h"
 #include "harness/analysis/fleet.h"
+#include "harness/report/number_rules.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -102,8 +104,8 @@ nlohmann::json comparison_json(const Comparison& c) {
 std::string render_comparison(const Comparison& c, const std::string& format) {
   if (format == "json") return comparison_json(c).dump(2) + "\n";
   const bool md = format == "md";
-  std::string out = std::string(md ? "### " : "") + "Compare: base " + c.base_path + ", new " +
-                    c.new_path + "\n\n" + render_context(c.context, {"base", "new"}, md) + "\n";
+  std::string out = std::string(md ? "### " : "") + "Compare: base " + printable(c.base_path) +
+                    ", new " + printable(c.new_path) + "\n\n" + render_context(c.context, {"base", "new"}, md) + "\n";
   TextTable table{{"benchmark", "metric", "base", "new", "change", "noise base", "noise new", "p",
                    "threshold", "verdict", "note"},
                   {}, {false, false, true, true, true, true, true, true, true, false, false}};
@@ -141,7 +143,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
       ->required();  // unreadable files are reported by the loader: file name, reason, exit 2
   cmd->add_option("--threshold", options->threshold,
                   "change in percent below which nothing regresses (default 3; 5 with --fleet)")
-      ->check(CLI::Range(0.0, 1000.0));
+      ->check(checked_number([](double pct) { return number_range_problem(pct, 0, 1000); }));
   cmd->add_option("--tolerance", options->tolerance_path,
                   "tolerance file: per-suite, per-family and per-metric thresholds");
   cmd->add_option("--format", options->format, "table, md or json")

@@ -1,7 +1,6 @@
 #include "harness/cli/run_command.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <regex>
@@ -38,45 +37,6 @@ std::vector<std::string> resolve_suites(const std::vector<std::string>& requeste
     }
   }
   return suites;
-}
-
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
-// A number given on the command line obeys the rule its --config setting obeys (config.h).
-void check_flag(const char* flag, const std::optional<double>& value) {
-  if (!value) return;
-  if (const auto problem = positive_number_problem(*value))
-    throw UsageError{kExitBadInput, std::string(flag) + ": " + *problem + " (got " + number_text(*value) + ")"};
-}
-
-void check_non_negative(const char* flag, const std::optional<double>& value) {
-  if (value && !(std::isfinite(*value) && *value >= 0))
-    throw UsageError{kExitBadInput, std::string(flag) + ": expected a number >= 0 (got " + number_text(*value) + ")"};
-}
-
-void check_telemetry_flags(const RunOptions& options) {
-  if (options.telemetry_interval_ms && (*options.telemetry_interval_ms < 0 || *options.telemetry_interval_ms > 60000))
-    throw UsageError{kExitBadInput, "--telemetry-interval: expected 0 (off) to 60000 ms (got " +
-                                        std::to_string(*options.telemetry_interval_ms) + ")"};
-  check_non_negative("--cooldown-margin", options.cooldown_margin_c);
-  check_non_negative("--cooldown-max-wait", options.cooldown_max_wait_s);
-  check_flag("--cooldown-target", options.cooldown_target_c);
-}
-
-void check_flags(const RunOptions& options) {
-  check_telemetry_flags(options);
-  check_flag("--min-time", options.min_time_s);
-  check_flag("--max-noise", options.max_noise_pct);
-  check_flag("--max-time", options.max_time_s);
-  check_flag("--timeout", options.timeout_s);
-  if (options.repetitions)
-    if (const auto problem = positive_count_problem(*options.repetitions))
-      throw UsageError{kExitBadInput,
-                       "--repetitions: " + *problem + " (got " + std::to_string(*options.repetitions) + ")"};
 }
 
 // Flags override the config file, which overrides the defaults.
@@ -150,7 +110,6 @@ std::vector<int> parse_devices(const std::string& spec, int visible) {
 }
 
 RunDocument execute_run(const RunOptions& options, const InterruptCatcher& interrupts, Reporter& reporter) {
-  check_flags(options);
   RunConfig config;
   if (!options.config_path.empty()) config = load_config(options.config_path);
   const auto suites = resolve_suites(!options.suites.empty() ? options.suites : config.suites);

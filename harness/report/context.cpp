@@ -54,9 +54,10 @@ std::string gpu_block(const GpuInfo& g) {
   row("SM clock max", std::to_string(g.sm_clock_max_mhz) + " MHz");
   row("PCIe", pcie_text(g.pcie.gen, g.pcie.width) + " now, " +
                   pcie_text(g.pcie.gen_max, g.pcie.width_max) + " max");
-  row("NVLink", g.nvlinks_active > 0 ? std::to_string(g.nvlinks_active) + " links active x " +
-                                           gbps(g.nvlink_gbps_per_link)
-                                     : std::string("none active"));
+  row("NVLink", !g.nvlinks_active     ? std::string("unknown")
+                : *g.nvlinks_active > 0 ? std::to_string(*g.nvlinks_active) + " links active x " +
+                                              gbps(g.nvlink_gbps_per_link)
+                                        : std::string("none active"));
   row("ECC", yes_no(g.ecc_enabled, "on", "off"));
   row("MIG", yes_no(g.mig_mode, "on", "off"));
   row("power limit", g.power_limit_w > 0 ? format_number(g.power_limit_w) + " W" : "unknown");
@@ -105,11 +106,12 @@ std::vector<std::vector<std::string>> health_findings(const Context& c) {
   for (const auto& g : c.gpus) {
     // Inactive links matter where the model normally has them: some of this GPU's are up, or
     // another GPU of the same model has some (PCIe cards without a bridge list idle links).
-    bool model_has_nvlink = g.nvlinks_active > 0;
+    bool model_has_nvlink = false;
     for (const auto& other : c.gpus)
-      if (other.name == g.name && other.nvlinks_active > 0) model_has_nvlink = true;
+      if (other.name == g.name && other.nvlinks_active.value_or(0) > 0) model_has_nvlink = true;
     for (const HealthFinding& f : gpu_health(g, model_has_nvlink ? g.nvlinks_total : 0))
       if (f.bad) rows.push_back({gpu_label(g), f.text});
+      else if (!f.unknown.empty()) rows.push_back({gpu_label(g), "unknown (" + f.unknown + "): " + f.text});
   }
   return rows;
 }
@@ -192,7 +194,7 @@ double GpuInfo::pcie_peak_gbps() const {
   return pcie_lane_gbps(gen) * width;
 }
 
-double GpuInfo::nvlink_peak_gbps() const { return nvlinks_active * nvlink_gbps_per_link; }
+double GpuInfo::nvlink_peak_gbps() const { return nvlinks_active.value_or(0) * nvlink_gbps_per_link; }
 
 std::string cuda_version_string(int version) {
   if (version <= 0) return "";

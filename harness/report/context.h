@@ -16,7 +16,7 @@
 namespace gpubench {
 
 struct PcieLink {
-  int gen = 0, width = 0, gen_max = 0, width_max = 0;  // 0 = unknown
+  int gen = 0, width = 0, gen_max = 0, width_max = 0;  // 0 = not read: a link is never 0 wide
 };
 
 struct GpuInfo {
@@ -26,7 +26,7 @@ struct GpuInfo {
   std::uint64_t memory_bytes = 0, l2_bytes = 0;
   int sm_clock_max_mhz = 0, mem_clock_max_mhz = 0, memory_bus_width_bits = 0;
   PcieLink pcie;
-  int nvlinks_active = 0;
+  std::optional<int> nvlinks_active;  // unset: not read (no NVML); 0: a GPU without NVLink up
   double nvlink_gbps_per_link = 0;  // per direction, 10^9 bytes/s
   int numa_node = -1;
   std::optional<bool> ecc_enabled, mig_mode;

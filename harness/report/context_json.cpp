@@ -11,7 +11,9 @@ namespace {
 
 using nlohmann::json;
 
-json bool_or_null(const std::optional<bool>& value) { return value ? json(*value) : json(nullptr); }
+// An unset value (not read) is written null, never as a 0 or false that would read as real.
+template <typename T>
+json value_or_null(const std::optional<T>& value) { return value ? json(*value) : json(nullptr); }
 
 // "9.0", or 9 / 9.0 from a hand-written file; anything else is unknown (0.0).
 void read_cc(const JsonAt& gpu, GpuInfo& info) {
@@ -34,9 +36,9 @@ json to_json(const GpuInfo& g) {
       {"memory_bus_width_bits", g.memory_bus_width_bits},
       {"pcie", {{"gen", g.pcie.gen}, {"width", g.pcie.width}, {"gen_max", g.pcie.gen_max},
                 {"width_max", g.pcie.width_max}}},
-      {"nvlink", {{"links_active", g.nvlinks_active}, {"gbps_per_link", g.nvlink_gbps_per_link}}},
-      {"numa_node", g.numa_node}, {"ecc_enabled", bool_or_null(g.ecc_enabled)},
-      {"mig_mode", bool_or_null(g.mig_mode)}, {"power_limit_w", g.power_limit_w},
+      {"nvlink", {{"links_active", value_or_null(g.nvlinks_active)}, {"gbps_per_link", g.nvlink_gbps_per_link}}},
+      {"numa_node", g.numa_node}, {"ecc_enabled", value_or_null(g.ecc_enabled)},
+      {"mig_mode", value_or_null(g.mig_mode)}, {"power_limit_w", g.power_limit_w},
   };
   // Absent, not empty, where the run recorded none: the file then reads as one from before.
   if (!g.error_counters.empty()) {
@@ -66,7 +68,10 @@ GpuInfo read_gpu_info(const JsonAt& gpu) {
     info.pcie.width_max = optional_int(*pcie, "width_max");
   }
   if (auto nvlink = gpu.find("nvlink")) {
-    info.nvlinks_active = optional_int(*nvlink, "links_active");
+    if (auto active = nvlink->find("links_active")) {
+      if (active->integer() < 0) active->fail("expected a link count >= 0");
+      info.nvlinks_active = optional_int(*nvlink, "links_active");
+    }
     info.nvlink_gbps_per_link = optional_number(*nvlink, "gbps_per_link");
   }
   info.numa_node = optional_int(gpu, "numa_node", -1);

@@ -20,16 +20,20 @@ enum class HealthRule {
 // "pcie_replay", "nvlink_errors", "xid"
 const char* to_string(HealthRule rule);
 
-// One rule applied to one GPU. A rule whose inputs are unknown (0 or absent in the context)
-// gives no finding; one that holds gives a finding with bad = false, for check's pass lines.
+// One rule applied to one GPU. A rule that holds gives a finding with bad = false, for check's
+// pass lines. A rule whose input could not be read gives an unknown finding (the field named in
+// `unknown`, why in `text`), never a pass: check warns, or fails where the baseline asks for
+// that field. A 0 that is a real value (no NVLink on a PCIe card) is a known value; an
+// unreadable one is null in the context (or 0 where 0 cannot be real: a PCIe link width).
 struct HealthFinding {
   HealthRule rule;
   bool bad = false;
   std::string expected;  // e.g. "gen5 x16", ">= 18 links"
   std::string text;      // what was seen, e.g. "PCIe link x8, x16 possible"
-  // Not a failure, yet not a pass either: the counters could not be read (then the rule is
-  // unchecked) or something worth a look happened (an XID outside the critical set). Check warns.
+  // Not a failure, yet not a pass either: something worth a look happened (an XID outside the
+  // critical set, a pending row remap). Check warns.
   bool notice = false;
+  std::string unknown{};  // the context field that could not be read, e.g. "ecc_enabled"
 };
 
 // expected_nvlinks: how many NVLinks the GPU should have up (0: no NVLink rule).
@@ -51,7 +55,9 @@ struct CounterLimits {
 };
 
 // The error-counter rules over every suite window of the GPU, one finding per rule; none when
-// the GPU has no windows (check says so once for the run).
-std::vector<HealthFinding> counter_health(const GpuInfo& gpu, const CounterLimits& limits);
+// the GPU has no windows (check says so, for the run or for the GPU). The NVLink rule applies
+// where a window lists links or expected_nvlinks (or the GPU's own active links) says there
+// should be some: then counters absent for them are unknown.
+std::vector<HealthFinding> counter_health(const GpuInfo& gpu, const CounterLimits& limits, int expected_nvlinks = 0);
 
 }  // namespace gpubench

@@ -90,7 +90,8 @@ std::string gpus_section(const Context& c) {
                     std::to_string(g.sm_clock_max_mhz) + " / " + std::to_string(g.mem_clock_max_mhz) + " MHz",
                     "gen" + std::to_string(g.pcie.gen) + " x" + std::to_string(g.pcie.width) + " (max gen" +
                         std::to_string(g.pcie.gen_max) + " x" + std::to_string(g.pcie.width_max) + ")",
-                    std::to_string(g.nvlinks_active), g.numa_node < 0 ? "-" : std::to_string(g.numa_node),
+                    g.nvlinks_active ? std::to_string(*g.nvlinks_active) : "?",
+                    g.numa_node < 0 ? "-" : std::to_string(g.numa_node),
                     g.ecc_enabled ? (*g.ecc_enabled ? "on" : "off") : "?", g.mig_mode ? (*g.mig_mode ? "on" : "off") : "?",
                     format_number(g.power_limit_w) + " W"});
   return "<h3>GPUs</h3>" + html_table({"GPU", "name", "UUID", "PCI bus", "cc", "SMs", "memory", "L2",
@@ -115,8 +116,10 @@ std::string health_section(const Context& c) {
   std::vector<std::string> tones;
   for (const GpuInfo& g : c.gpus)
     for (const HealthFinding& f : gpu_health(g, 0)) {
-      rows.push_back({"gpu" + std::to_string(g.index), to_string(f.rule), f.bad ? "BAD" : "ok", f.expected, f.text});
-      tones.push_back(f.bad ? "bad" : "");
+      const bool unknown = !f.unknown.empty();
+      rows.push_back({"gpu" + std::to_string(g.index), to_string(f.rule), f.bad ? "BAD" : unknown ? "unknown" : "ok",
+                      f.expected, f.text});
+      tones.push_back(f.bad ? "bad" : unknown ? "warn" : "");
     }
   if (rows.empty()) return "<h3>Health</h3><p>No health figures in this run's context.</p>";
   return "<h3>Health (at capture)</h3>" + html_table({"GPU", "rule", "result", "expected", "seen"}, rows, tones);

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "harness/report/text_table.h"
+
 namespace gpubench {
 namespace {
 
@@ -232,14 +234,14 @@ std::string bar_plot(const Chart& chart, const Frame& frame) {
 std::string xml_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (char c : printable(text)) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&#39;"; break;
-      default: out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') ? '?' : c;
+      default: out += c;
     }
   }
   return out;

@@ -50,7 +50,8 @@ struct Chart {
 // The <svg> element, with id="chart-<id>" and class="chart".
 std::string render_svg(const Chart& chart);
 
-// Text safe inside XML and HTML elements and attribute values.
+// Text safe inside XML and HTML elements and attribute values; controls and bidirectional
+// controls are written visibly first, as printable (text_table.h) writes them for a terminal.
 std::string xml_escape(const std::string& text);
 
 // Tick positions: "nice" steps (1, 2, 5 x 10^k) covering [lo, hi], about `target` of them.

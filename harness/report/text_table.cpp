@@ -32,37 +32,76 @@ std::string markdown_cell(const std::string& cell) {
   return escaped;
 }
 
-std::vector<std::vector<std::string>> printable_rows(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::vector<std::string>> out = rows;
-  for (auto& row : out)
-    for (auto& cell : row) cell = printable(cell);
-  return out;
+std::vector<std::string> printable_cells(std::vector<std::string> cells) {
+  for (auto& cell : cells) cell = printable(cell);
+  return cells;
+}
+
+}  // namespace
+
+namespace {
+
+bool is_bidi_control(char32_t cp) {
+  return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
+// The length of the well-formed UTF-8 sequence at text[at] and its code point; 0 where the
+// bytes there are not one (a stray continuation byte, an overlong form, a surrogate).
+std::size_t utf8_sequence(const std::string& text, std::size_t at, char32_t& cp) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  const std::size_t length = lead > 0xf4 ? 0 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+  if (length == 0 || at + length > text.size()) return 0;
+  cp = lead & (0x7f >> length);
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(at + i) & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (byte(at + i) & 0x3f);
+  }
+  const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[length] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return length;
 }
 
 }  // namespace
 
 std::string printable(const std::string& text) {
   std::string out;
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c != 0x7f) {
-      out += static_cast<char>(c);
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
+  out.reserve(text.size());
+  char escape[16];
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if (c >= 0x20 && c != 0x7f) out += static_cast<char>(c);
+      else if (c == '\n') out += "\\n";
+      else if (c == '\t') out += "\\t";
+      else if (c == '\r') out += "\\r";
+      else std::snprintf(escape, sizeof escape, "\\x%02x", c), out += escape;
+      ++i;
+      continue;
+    }
+    char32_t cp = 0;
+    const std::size_t length = utf8_sequence(text, i, cp);
+    if (length == 0) {  // not UTF-8: a lone 0x9b is CSI to a terminal in 8-bit mode
+      std::snprintf(escape, sizeof escape, "\\x%02x", c);
+      out += escape;
+      ++i;
+    } else if (cp <= 0x9f || is_bidi_control(cp)) {  // C1 controls, and what reorders a line
+      std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(cp));
+      out += escape;
+      i += length;
     } else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
+      out.append(text, i, length);
+      i += length;
     }
   }
   return out;
 }
 
 std::string TextTable::to_text() const {
-  const auto rows = printable_rows(this->rows);
+  const std::vector<std::string> header = printable_cells(this->header);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& row : this->rows) rows.push_back(printable_cells(row));
   std::vector<std::size_t> widths(header.size(), 0);
   for (std::size_t c = 0; c < header.size(); ++c) widths[c] = header[c].size();
   for (const auto& row : rows)

@@ -16,8 +16,12 @@ struct TextTable {
   std::string to_csv() const;       // RFC 4180 quoting
 };
 
-// Control characters written visibly (\n, \t, \x1b...): a benchmark name read from a file may
-// carry a newline or a terminal escape sequence that would forge or hide lines of a report.
+// Text from a file made safe for a terminal, the one escaping point of every text rendering
+// (tables, check and compare reports, messages on stderr): C0 controls and DEL as \n, \t, \r,
+// \x1b..., C1 controls and the Unicode bidirectional controls (U+061C, U+200E/F, U+202A-202E,
+// U+2066-2069) as \u009b, \u202e..., bytes that are not UTF-8 as \xNN. A name read from a file
+// may carry a newline, a terminal escape sequence or a right-to-left override that would forge,
+// hide or reorder lines of a report. Backslashes are kept: the result is for eyes, not parsing.
 std::string printable(const std::string& text);
 
 // Fixed-point with `digits` significant digits, e.g. 4823.1, 12.35, 0.4312.

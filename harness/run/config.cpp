@@ -1,11 +1,11 @@
 #include "harness/run/config.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "harness/report/exit_codes.h"
+#include "harness/report/number_rules.h"
 #include "harness/core/family.h"
 
 namespace gpubench {
@@ -62,16 +62,6 @@ void check_axis_values(const Family& family, const std::string& axis_name, const
 }
 
 }  // namespace
-
-std::optional<std::string> positive_number_problem(double value) {
-  if (!std::isfinite(value) || value <= 0) return "expected a positive number";
-  return std::nullopt;
-}
-
-std::optional<std::string> positive_count_problem(long long value) {
-  if (value <= 0 || value > 1000000) return "expected a positive integer (at most 1000000)";
-  return std::nullopt;
-}
 
 RunConfig parse_config(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) bad(source, "/", "expected a JSON object");

@@ -30,11 +30,6 @@ struct RunConfig {
   nlohmann::json axis_documents = nlohmann::json::object();  // "axes": what computed axes read
 };
 
-// The rules a run setting obeys, in a config file and on the command line alike: what is wrong
-// with `value` ("expected a positive number"), or nothing when it is acceptable.
-std::optional<std::string> positive_number_problem(double value);      // finite and above 0
-std::optional<std::string> positive_count_problem(long long value);    // 1 .. 1000000
-
 RunConfig parse_config(const nlohmann::json& json, const std::string& source);
 RunConfig load_config(const std::string& path);
 

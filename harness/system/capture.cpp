@@ -171,9 +171,10 @@ GpuInfo capture_gpu(int device, const Nvml& nvml, Probe& probe) {
   if (auto v = nvml.pcie_width_max(h)) g.pcie.width_max = static_cast<int>(*v);
   probe.ports = nvml.nvlinks(h);
   g.nvlinks_total = static_cast<int>(probe.ports.size());
+  g.nvlinks_active = 0;  // NVML answers for this GPU: no port up is a real 0
   for (const auto& port : probe.ports) {
     if (!port.active) continue;
-    ++g.nvlinks_active;
+    ++*g.nvlinks_active;
     if (g.nvlink_gbps_per_link == 0) g.nvlink_gbps_per_link = nvlink_link_gbps(port.version);
   }
   if (auto ecc = nvml.ecc_enabled(h)) g.ecc_enabled = ecc;

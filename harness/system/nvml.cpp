@@ -197,7 +197,9 @@ std::optional<bool> Nvml::ecc_enabled(Device device) const {
 std::optional<bool> Nvml::mig_enabled(Device device) const {
   if (!available_ || !device || !fn_->get_mig_mode) return std::nullopt;
   unsigned current = 0, pending = 0;
-  if (fn_->get_mig_mode(device, &current, &pending) != nvml::kSuccess) return std::nullopt;
+  const nvml::Return status = fn_->get_mig_mode(device, &current, &pending);
+  if (status == nvml::kErrorNotSupported) return false;  // a GPU without MIG always runs whole
+  if (status != nvml::kSuccess) return std::nullopt;
   return current == nvml::kMigEnable;
 }
 
