@@ -336,6 +336,8 @@ Expectation entry_of(const std::string& name, const Group& g, double tolerance_p
 Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
                        const std::string& filter, int* skipped) {
   if (runs.empty()) throw UsageError{kExitBadInput, "baseline needs at least one result file"};
+  for (const ResultFile& run : runs)
+    if (!run.unjudgeable.empty()) throw UsageError{kExitFailure, run.unjudgeable.front().line()};
   if (!(tolerance_pct > 0 && tolerance_pct < 100))
     throw UsageError{kExitBadInput, "--tolerance: a percentage in (0, 100)"};
   std::regex pattern;
