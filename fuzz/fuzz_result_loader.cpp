@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes as a result file. Loading must either succeed or throw
 // UsageError (exit 2 with a message); anything else (another exception, a sanitizer report,
-// a hang) is a bug. A document that loads is then put through what compare, fleet, baseline
-// and check do with it, since they trust what the loader accepted.
+// a hang) is a bug. A document that loads is then judged (judgeable.h) and put through what
+// compare, fleet, baseline and check do with it, as the commands do.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +10,7 @@
 #include "harness/analysis/check.h"
 #include "harness/analysis/compare.h"
 #include "harness/analysis/fleet.h"
+#include "harness/analysis/judgeable.h"
 #include "harness/report/result_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -21,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const UsageError&) {
     return 0;
   }
+  judge_run(run);
   const Comparison comparison = compare_runs(run, run, CompareOptions{});
   for (const char* format : {"table", "json"}) render_comparison(comparison, format);
   const FleetReport fleet = compare_fleet({run, run, run}, FleetOptions{});
@@ -30,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     verify_applies_to(baseline, run);
     render_check(check_run(baseline, run), "json");
   } catch (const UsageError&) {
-    // no GPU in the context, or mixed models: refused as bad input, which is correct
+    // no GPU in the context, mixed models, or a run that cannot be judged: refused, which is correct
   }
   return 0;
 }

@@ -118,6 +118,7 @@ class ResultBuilder {
   }
 
   nlohmann::json& last() { return doc_["benchmarks"].back(); }
+  nlohmann::json& benchmarks() { return doc_["benchmarks"]; }
   const nlohmann::json& doc() const { return doc_; }
   ResultFile parse(const std::string& label = "run.json") const {
     return parse_result_document(doc_, label);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "harness/analysis/mann_whitney.h"
@@ -130,6 +131,46 @@ TEST(MannWhitney, LargeSamplesDetectSmallShifts) {
   }
   EXPECT_LT(mann_whitney_u(base, shifted).p_value, 1e-10);
   EXPECT_GT(mann_whitney_u(base, same).p_value, 0.05);
+}
+
+// Non-finite values are refused before anything is ranked: a NaN made the tie loop spin forever
+// (NaN == NaN is false, so the run of ties never advanced).
+TEST(MannWhitney, NonFiniteSamplesAreRefused) {
+  const std::vector<double> ok = {1, 2, 3, 4, 5};
+  for (double bad : {NAN, INFINITY, -INFINITY}) {
+    std::vector<double> x = ok;
+    x[2] = bad;
+    EXPECT_THROW(mann_whitney_u(x, ok), std::invalid_argument);
+    EXPECT_THROW(mann_whitney_u(ok, x), std::invalid_argument);
+    EXPECT_THROW(mann_whitney_u(x, ok, MannWhitneyMethod::kAsymptotic), std::invalid_argument);
+    EXPECT_THROW(mann_whitney_u(std::vector<double>(30, bad), std::vector<double>(30, bad)), std::invalid_argument);
+  }
+  EXPECT_THROW(mann_whitney_u({NAN}, {}), std::invalid_argument);  // refused even where p = 1 needs no ranks
+  EXPECT_THROW(mann_whitney_exact_sf(NAN, 3, 3), std::invalid_argument);
+}
+
+TEST(MannWhitney, EmptyAndAllEqualSamplesGiveNoEvidence) {
+  EXPECT_DOUBLE_EQ(mann_whitney_u({}, {}).p_value, 1.0);
+  for (auto method : {MannWhitneyMethod::kAuto, MannWhitneyMethod::kExact, MannWhitneyMethod::kAsymptotic}) {
+    EXPECT_DOUBLE_EQ(mann_whitney_u({7}, {7}, method).p_value, 1.0);
+    EXPECT_DOUBLE_EQ(mann_whitney_u(std::vector<double>(5, 2.5), std::vector<double>(7, 2.5), method).p_value, 1.0);
+  }
+}
+
+TEST(MannWhitney, HugeSamplesEndQuickly) {
+  std::vector<double> x, y;
+  for (int i = 0; i < 200000; ++i) {
+    x.push_back(1e300 * (1 + std::sin(i * 12.9898) * 0.01));
+    y.push_back(1e300 * (1 + std::sin(i * 78.233) * 0.01));
+  }
+  EXPECT_GT(mann_whitney_u(x, y).p_value, 0.001);
+  // The exact distribution costs (n1 n2)^2: kExact beyond its limit is the approximation.
+  const std::vector<double> a(x.begin(), x.begin() + 500), b(y.begin(), y.begin() + 500);
+  const auto r = mann_whitney_u(a, b, MannWhitneyMethod::kExact);
+  EXPECT_FALSE(r.exact);
+  EXPECT_NEAR(r.p_value, mann_whitney_u(a, b, MannWhitneyMethod::kAsymptotic).p_value, 1e-15);
+  const std::vector<double> ties(100000, 3.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_u(ties, ties).p_value, 1.0);
 }
 
 }  // namespace

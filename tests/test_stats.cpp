@@ -66,6 +66,37 @@ TEST(MedianOf, EvenOddEmptyAndUnsorted) {
   EXPECT_DOUBLE_EQ(median_of({-2}), -2);
 }
 
+// Total on every input: a NaN has no place in an order, so it makes the figures NaN instead of
+// leaving std::nth_element and std::minmax_element without the order they need.
+TEST(Summarize, NanGivesNanFiguresAndInfinitiesStayOrdered) {
+  const Summary nan = summarize({1, NAN, 3});
+  EXPECT_EQ(nan.samples, 3u);
+  for (double figure : {nan.median, nan.mean, nan.min, nan.max, nan.stddev, nan.cv_pct}) EXPECT_TRUE(std::isnan(figure));
+  EXPECT_TRUE(std::isnan(median_of({NAN})));
+  EXPECT_TRUE(std::isnan(median_of({5, 1, NAN, 2})));
+  EXPECT_TRUE(std::isnan(median_noise_pct({1, NAN, 3})));
+  const Summary inf = summarize({1, INFINITY, 3});
+  EXPECT_DOUBLE_EQ(inf.median, 3);
+  EXPECT_DOUBLE_EQ(inf.min, 1);
+  EXPECT_EQ(inf.max, INFINITY);
+  EXPECT_EQ(inf.mean, INFINITY);
+  EXPECT_TRUE(std::isnan(summarize({-INFINITY, INFINITY}).mean));
+  EXPECT_DOUBLE_EQ(median_of({-INFINITY, 2, INFINITY}), 2);
+}
+
+TEST(Summarize, HugeInputsEnd) {
+  std::vector<double> many(2000000);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<double>((i * 7919) % many.size());
+  const Summary s = summarize(many);
+  EXPECT_DOUBLE_EQ(s.median, (many.size() - 1) / 2.0);
+  EXPECT_GT(median_noise_pct(many), 0);
+  const Summary large = summarize({1e300, 3e300, 2e300});
+  EXPECT_DOUBLE_EQ(large.median, 2e300);
+  EXPECT_DOUBLE_EQ(large.mean, 2e300);
+  EXPECT_EQ(summarize({1.7e308, 1.7e308}).mean, INFINITY);  // the sum overflows, as documented
+  EXPECT_DOUBLE_EQ(summarize({1.7e308, 1.7e308}).median, 1.7e308);
+}
+
 TEST(MedianNoise, KnownValue) {
   // median 3, absolute deviations {2,1,0,1,2} -> MAD 1, sigma 1.4826:
   // 100 * 1.2533 * 1.4826 / sqrt(5) / 3.

@@ -392,6 +392,8 @@ Expectation entry_of(const std::string& name, const Group& g, double tolerance_p
 Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
                        const std::string& filter, int* skipped) {
   if (runs.empty()) throw UsageError{kExitBadInput, "baseline needs at least one result file"};
+  for (const ResultFile& run : runs)
+    if (!run.unjudgeable.empty()) throw UsageError{kExitFailure, run.unjudgeable.front().line()};
   if (const auto problem = number_range_problem(tolerance_pct, 0, 100, true))
     throw UsageError{kExitBadInput, "--tolerance: " + *problem};
   std::regex pattern;

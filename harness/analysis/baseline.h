@@ -118,7 +118,9 @@ bool valid_glob(const std::string& pattern, std::string* why);
 // Per-GPU and per-pair benchmarks become one placeholder entry each (gpu_names.h) holding the
 // lowest floor (highest ceiling) of its GPUs; a node-wide benchmark of an N-GPU run applies to
 // nodes of at least N. `filter` is a regex over names ("" = all). A benchmark not ok in some run
-// (an impossible figure included) is left out: *skipped counts them. No benchmark left is exit 2.
+// is left out: *skipped counts them. No benchmark left is exit 2. The runs are as judge_run
+// (judgeable.h) left them: one that cannot be judged throws UsageError{kExitFailure} naming its
+// first reason, since a baseline made from it would hold its damage as a bound.
 Baseline make_baseline(const std::vector<ResultFile>& runs, double tolerance_pct,
                        const std::string& filter, int* skipped = nullptr);
 

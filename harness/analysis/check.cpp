@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 
 #include "harness/analysis/gpu_names.h"
+#include "harness/analysis/judgeable.h"
 #include "harness/report/health.h"
 #include "harness/report/text_table.h"
 
@@ -280,6 +282,7 @@ CheckReport check_run(const Baseline& baseline, const ResultFile& run, const Che
   CheckReport report;
   report.baseline_path = baseline.path;
   report.run_path = run.path;
+  report.unjudgeable = unjudgeable_lines({&run});
   gpu_count_line(run, options, report.lines);
   std::vector<int> gpus;
   for (const GpuInfo& g : run.gpus) gpus.push_back(g.index);
@@ -349,7 +352,8 @@ int CheckReport::count(LineResult result) const {
 }
 
 bool CheckReport::failed() const {
-  return count(LineResult::kFail) + count(LineResult::kMissing) + count(LineResult::kError) > 0;
+  return !unjudgeable.empty() ||
+         count(LineResult::kFail) + count(LineResult::kMissing) + count(LineResult::kError) > 0;
 }
 
 std::vector<std::string> failing_benchmarks(const CheckReport& report) {
@@ -360,6 +364,26 @@ std::vector<std::string> failing_benchmarks(const CheckReport& report) {
       out.push_back(l.benchmark);
   return out;
 }
+
+namespace {
+
+// The re-run benchmarks in place of the first ones, with the re-run's reasons in place of
+// theirs; a reason of the re-run as a whole (interrupted, say) is the run's too.
+void take_reruns(ResultFile& run, const ResultFile& again, const std::vector<std::string>& names) {
+  auto& reasons = run.unjudgeable;
+  for (const UnjudgeableReason& r : again.unjudgeable)
+    if (r.benchmark.empty()) reasons.push_back(r);
+  for (const std::string& name : names) {
+    const BenchmarkResult* fresh = again.find(name);
+    if (!fresh) continue;
+    run.put(*fresh);
+    auto of_name = [&](const UnjudgeableReason& r) { return r.benchmark == name; };
+    reasons.erase(std::remove_if(reasons.begin(), reasons.end(), of_name), reasons.end());
+    std::copy_if(again.unjudgeable.begin(), again.unjudgeable.end(), std::back_inserter(reasons), of_name);
+  }
+}
+
+}  // namespace
 
 CheckReport check_with_retries(const Baseline& baseline, ResultFile run, const CheckOptions& options,
                                const Rerun& rerun) {
@@ -380,10 +404,9 @@ CheckReport check_with_retries(const Baseline& baseline, ResultFile run, const C
       report.retry_errors.push_back("retry " + std::to_string(attempt) + ": " + e.what());
       break;
     }
-    for (const std::string& name : names) {
-      ++reruns[name];
-      if (const BenchmarkResult* fresh = again.find(name)) run.put(*fresh);
-    }
+    judge_run(again);
+    take_reruns(run, again, names);
+    for (const std::string& name : names) ++reruns[name];
     std::vector<std::string> errors = std::move(report.retry_errors);
     report = check_run(baseline, run, options);
     report.retry_errors = std::move(errors);

@@ -41,9 +41,11 @@ struct CheckReport {
   std::string baseline_path, run_path;
   std::vector<CheckLine> lines;
   std::vector<std::string> retry_errors;  // a retry that could not run: the report stands as it was
+  // Why the run cannot be judged (judgeable.h), one line each.
+  std::vector<std::string> unjudgeable;
   int count(LineResult result) const;
   int unknowns() const;  // health lines whose field could not be read
-  bool failed() const;  // any fail, missing or error: exit 1
+  bool failed() const;  // a run that cannot be judged, any fail, missing or error: exit 1
 };
 
 // Throws UsageError{kExitBadInput} naming the first mismatch between the baseline's
@@ -57,7 +59,8 @@ struct CheckOptions {
 };
 
 // Every entry that applies to the node's GPU count, expanded over its GPUs and pairs, then the
-// health rules for every GPU, and the GPU count when options state one.
+// health rules for every GPU, and the GPU count when options state one. `run` as judge_run
+// left it: its reasons are the report's.
 CheckReport check_run(const Baseline& baseline, const ResultFile& run, const CheckOptions& options = {});
 
 // Benchmarks whose lines fail or error: what --retries re-runs.
@@ -67,6 +70,8 @@ std::vector<std::string> failing_benchmarks(const CheckReport& report);
 // put the new figures in place of the old, and check again. A retried line records its re-runs
 // and what it first showed, so the first report stays readable. A rerun that throws ends the
 // retries with its message in retry_errors; the report stands as it was before that retry.
+// The re-run figures face judge_run as the first ones did: a re-run benchmark's reasons are
+// those of its re-run, and a re-run that cannot be judged as a whole fails the check.
 using Rerun = std::function<ResultFile(const std::vector<std::string>& names)>;
 CheckReport check_with_retries(const Baseline& baseline, ResultFile run, const CheckOptions& options,
                                const Rerun& rerun);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 
+#include "harness/analysis/judgeable.h"
 #include "harness/analysis/mann_whitney.h"
 #include "harness/report/text_table.h"
 
@@ -234,6 +235,7 @@ Comparison compare_runs(const ResultFile& base, const ResultFile& now, const Com
   out.base_path = base.path;
   out.new_path = now.path;
   out.context = context_differences({&base, &now});
+  out.unjudgeable = unjudgeable_lines({&base, &now});
   std::map<std::string, const BenchmarkResult*> unmatched_new;
   for (const BenchmarkResult& n : now.benchmarks)
     if (!base.find(n.name)) {
@@ -258,7 +260,7 @@ Comparison compare_runs(const ResultFile& base, const ResultFile& now, const Com
     if (!paired.count(n.name))
       out.rows.push_back(benchmark_row(n, n.ok() ? Verdict::kNew : Verdict::kNotOk,
                                        n.ok() ? "not in base" : status_note("new", n)));
-  if (paired.empty())
+  if (paired.empty() && out.unjudgeable.empty())
     throw UsageError{kExitBadInput, base.path + ", " + now.path + ": BASE and NEW have no benchmark in common (" +
                                         std::to_string(base.benchmarks.size()) + " in BASE, " +
                                         std::to_string(now.benchmarks.size()) + " in NEW): nothing to compare"};
@@ -276,7 +278,7 @@ int Comparison::count(Verdict verdict) const {
 }
 
 bool Comparison::failed() const {
-  return count(Verdict::kRegressed) > 0 || count(Verdict::kNotOk) > 0 ||
+  return !unjudgeable.empty() || count(Verdict::kRegressed) > 0 || count(Verdict::kNotOk) > 0 ||
          (!allow_missing && count(Verdict::kMissing) > 0);
 }
 

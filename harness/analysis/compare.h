@@ -52,14 +52,19 @@ struct Comparison {
   std::string base_path, new_path;
   std::vector<ContextDifference> context;
   std::vector<MetricComparison> rows;  // sorted: worst verdicts first, then by name
+  // Why BASE or NEW cannot be judged (judgeable.h), one line each, BASE's first.
+  std::vector<std::string> unjudgeable;
   bool allow_missing = false;
   int count(Verdict verdict) const;
-  // A regression, a benchmark not ok in NEW, or (unless allow_missing) one missing: exit 1.
+  // A run that cannot be judged, a regression, a benchmark not ok in NEW, or (unless
+  // allow_missing) one missing: exit 1.
   bool failed() const;
 };
 
-// Throws UsageError{kExitBadInput} when BASE and NEW have no benchmark in common (disjoint
-// files, an empty NEW, every name and parameter changed): nothing would be compared.
+// BASE and NEW as judge_run left them: their reasons are the comparison's. Throws
+// UsageError{kExitBadInput} when BASE and NEW have no benchmark in common (disjoint files, an
+// empty NEW, every name and parameter changed) and both can be judged: nothing would be
+// compared. A run that cannot be judged (one killed before its first result) fails instead.
 Comparison compare_runs(const ResultFile& base, const ResultFile& now, const CompareOptions& options);
 
 // "table" (changed lines, then a count of unchanged), "md" (the same, for a wiki or a pull

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "harness/analysis/judgeable.h"
 #include "harness/report/stats.h"
 #include "harness/report/text_table.h"
 
@@ -69,6 +70,7 @@ FleetReport compare_fleet(const std::vector<ResultFile>& runs, const FleetOption
       }
   }
   report.context = context_differences(pointers);
+  report.unjudgeable = unjudgeable_lines(pointers);
   for (const std::string& name : names) {
     const auto column = column_of(runs, name);
     const bool all_skipped = std::all_of(column.begin(), column.end(), [](const auto* b) {
@@ -126,14 +128,16 @@ int FleetReport::count(FleetFlag flag) const {
 }
 
 bool FleetReport::failed() const {
-  return count(FleetFlag::kOutlier) + count(FleetFlag::kMissing) + count(FleetFlag::kNotOk) > 0;
+  return !unjudgeable.empty() ||
+         count(FleetFlag::kOutlier) + count(FleetFlag::kMissing) + count(FleetFlag::kNotOk) > 0;
 }
 
 namespace {
 
 nlohmann::json fleet_json(const FleetReport& report) {
   nlohmann::json out = {{"schema", "gpubench-fleet/1"}, {"runs", report.runs},
-                        {"hosts", report.hosts}, {"failed", report.failed()}};
+                        {"hosts", report.hosts}, {"failed", report.failed()},
+                        {"unjudgeable", report.unjudgeable}};
   out["context_differences"] = nlohmann::json::array();
   for (const ContextDifference& d : report.context)
     out["context_differences"].push_back({{"field", d.field}, {"values", d.values}});
@@ -162,7 +166,8 @@ std::string render_fleet(const FleetReport& report, const std::string& format) {
   const bool md = format == "md";
   auto render = [md](const TextTable& t) { return md ? t.to_markdown() : t.to_text(); };
   std::string out = std::string(md ? "### " : "") + "Fleet of " + std::to_string(report.runs.size()) +
-                    " runs\n\n" + render_context(report.context, report.runs, md) + "\n";
+                    " runs\n\n" + render_unjudgeable(report.unjudgeable, md) +
+                    render_context(report.context, report.runs, md) + "\n";
   // Per run: how many flags and its worst deviation in the bad direction, so that the bad
   // node stands out even before reading the detail.
   TextTable runs{{"run", "host", "flagged", "worst"}, {}, {false, false, true, true}};
@@ -191,7 +196,8 @@ std::string render_fleet(const FleetReport& report, const std::string& format) {
          std::to_string(report.runs.size()) + " runs: " +
          std::to_string(report.count(FleetFlag::kOutlier)) + " outlier, " +
          std::to_string(report.count(FleetFlag::kMissing)) + " missing, " +
-         std::to_string(report.count(FleetFlag::kNotOk)) + " not ok\n";
+         std::to_string(report.count(FleetFlag::kNotOk)) + " not ok" + unjudgeable_note(report.unjudgeable) +
+         "\n";
   return out;
 }
 

@@ -42,10 +42,13 @@ struct FleetReport {
   std::vector<std::string> runs, hosts;  // file paths and host names, in run order
   std::vector<ContextDifference> context;
   std::vector<FleetRow> rows;
+  // Why a run cannot be judged (judgeable.h), one line each, in run order.
+  std::vector<std::string> unjudgeable;
   int count(FleetFlag flag) const;
-  bool failed() const;  // any cell flagged: exit 1
+  bool failed() const;  // a run that cannot be judged, or any cell flagged: exit 1
 };
 
+// The runs as judge_run left them: their reasons are the report's.
 FleetReport compare_fleet(const std::vector<ResultFile>& runs, const FleetOptions& options);
 std::string render_fleet(const FleetReport& report, const std::string& format);
 

@@ -3,10 +3,22 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
 
 namespace gpubench {
+namespace {
+
+void refuse_non_finite(const std::vector<double>& sample, const char* which) {
+  for (std::size_t i = 0; i < sample.size(); ++i)
+    if (!std::isfinite(sample[i]))
+      throw std::invalid_argument(std::string("mann_whitney_u: value ") + std::to_string(i) + " of sample " +
+                                  which + " is not finite (" + std::to_string(sample[i]) + ")");
+}
+
+}  // namespace
 
 double mann_whitney_exact_sf(double u, std::size_t n1, std::size_t n2) {
+  if (std::isnan(u)) throw std::invalid_argument("mann_whitney_exact_sf: u is NaN");
   // counts(a, b)[k]: arrangements of a x-values and b y-values with U = k. The largest value
   // is either an x (above all b y-values: adds b) or a y (adds nothing), which gives
   // counts(a, b) = shift(counts(a-1, b), b) + counts(a, b-1). Two rows of a suffice; doubles
@@ -34,6 +46,8 @@ double mann_whitney_exact_sf(double u, std::size_t n1, std::size_t n2) {
 
 MannWhitneyResult mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y,
                                  MannWhitneyMethod method) {
+  refuse_non_finite(x, "x");
+  refuse_non_finite(y, "y");
   MannWhitneyResult result;
   const std::size_t n1 = x.size(), n2 = y.size(), n = n1 + n2;
   if (n1 == 0 || n2 == 0) return result;
@@ -61,7 +75,8 @@ MannWhitneyResult mann_whitney_u(const std::vector<double>& x, const std::vector
   const double u_max = std::max(result.u1, dn1 * dn2 - result.u1);
 
   const bool small = n1 <= kMannWhitneyExactMax && n2 <= kMannWhitneyExactMax;
-  if (tie_term == 0 && (method == MannWhitneyMethod::kExact ||
+  const bool affordable = dn1 * dn2 <= static_cast<double>(kMannWhitneyExactCellsMax);
+  if (tie_term == 0 && ((method == MannWhitneyMethod::kExact && affordable) ||
                         (method == MannWhitneyMethod::kAuto && small))) {
     result.exact = true;
     result.p_value = std::min(1.0, 2 * mann_whitney_exact_sf(u_max, n1, n2));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "harness/analysis/judgeable.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -43,7 +44,8 @@ VerdictTable verdict_table(const Comparison& c) {
                     Verdict::kNew, Verdict::kSame})
     t.summary += (t.summary.empty() ? "" : " / ") + std::string(v == Verdict::kNotOk ? "not ok" : to_string(v)) + " " +
                  std::to_string(c.count(v));
-  t.summary += t.failed ? ": FAIL" : ": ok";
+  t.summary += t.failed ? ": FAIL" + unjudgeable_note(c.unjudgeable) : ": ok";
+  t.unjudgeable = c.unjudgeable;
   t.context_header = {"context", "base", "new"};
   for (const ContextDifference& d : c.context) {
     t.context_rows.push_back({d.field});
@@ -77,7 +79,8 @@ VerdictTable verdict_table(const CheckReport& report) {
   t.failed = report.failed();
   for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing, LineResult::kError})
     t.summary += (t.summary.empty() ? "" : " / ") + std::string(to_string(l)) + " " + std::to_string(report.count(l));
-  t.summary += t.failed ? ": FAIL" : ": ok";
+  t.summary += t.failed ? ": FAIL" + unjudgeable_note(report.unjudgeable) : ": ok";
+  t.unjudgeable = report.unjudgeable;
   t.header = {"result", "subject", "metric", "value", "expected", "margin", "note"};
   t.quiet_label = "passing lines";
   // Failures first, then warnings; the passes, what the node was held to, folded below them.
@@ -99,6 +102,16 @@ VerdictTable verdict_table(const CheckReport& report) {
     t.rows.push_back({"error", "retry", "", "-", "-", "-", e});
     t.row_tone.push_back("bad");
   }
+  return t;
+}
+
+std::optional<VerdictTable> unjudgeable_table(const ResultFile& run) {
+  if (run.unjudgeable.empty()) return std::nullopt;
+  VerdictTable t;
+  t.title = "Run: " + run.path;
+  t.failed = true;
+  t.unjudgeable = unjudgeable_lines({&run});
+  t.summary = "FAIL" + unjudgeable_note(t.unjudgeable);
   return t;
 }
 

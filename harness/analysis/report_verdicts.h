@@ -2,6 +2,7 @@
 // compare's and check's verdicts as the HTML report shows them (html_report.h): the lines worth
 // a look, worst first, each with its tone, and the benchmarks whose figures moved, which the
 // charts ring.
+#include <optional>
 #include <set>
 #include <string>
 
@@ -13,6 +14,9 @@ namespace gpubench {
 
 VerdictTable verdict_table(const Comparison& comparison);
 VerdictTable verdict_table(const CheckReport& report);
+// A run reported alone is judged only on whether it can be (judgeable.h): a failed table that
+// names why, or nullopt when it can.
+std::optional<VerdictTable> unjudgeable_table(const ResultFile& run);
 
 // Benchmarks of NEW with a line whose verdict is not "same" (regressed, improved, noisy, not ok).
 std::set<std::string> changed_benchmarks(const Comparison& comparison);

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "harness/analysis/baseline.h"
+#include "harness/analysis/judgeable.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
 #include "harness/report/number_rules.h"
@@ -27,7 +28,15 @@ void add_baseline_command(CLI::App& app, int* exit_code) {
   cmd->add_option("--filter", options->filter, "regex over benchmark names to include");
   cmd->callback([options, exit_code] {
     std::vector<ResultFile> runs;
-    for (const std::string& path : options->runs) runs.push_back(load_result_file(path));
+    for (const std::string& path : options->runs) runs.push_back(load_judged_run(path));
+    std::vector<const ResultFile*> read;
+    for (const ResultFile& run : runs) read.push_back(&run);
+    if (const auto unjudgeable = unjudgeable_lines(read); !unjudgeable.empty()) {
+      print_unjudgeable(std::cerr, unjudgeable);
+      std::cerr << "baseline: nothing written: a run that cannot be judged makes no baseline\n";
+      *exit_code = kExitFailure;
+      return;
+    }
     int skipped = 0;
     const Baseline baseline = make_baseline(runs, options->tolerance_pct, options->filter, &skipped);
     const std::string text = to_json(baseline).dump(2) + "\n";

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "harness/analysis/check.h"
+#include "harness/analysis/judgeable.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
 #include "harness/report/config_files.h"
@@ -31,14 +32,14 @@ std::string summary_line(const CheckReport& r) {
   for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
                        LineResult::kError})
     out += std::string(l == LineResult::kPass ? " " : ", ") + std::to_string(r.count(l)) + " " + to_string(l);
-  out += r.failed() ? " -> FAIL" : " -> ok";
+  out += r.failed() ? " -> FAIL" + unjudgeable_note(r.unjudgeable) : std::string(" -> ok");
   if (const int unknown = r.unknowns()) out += "; " + std::to_string(unknown) + " health line(s) unknown";
   return out + "\n";
 }
 
 nlohmann::json check_json(const CheckReport& r) {
   nlohmann::json out = {{"schema", "gpubench-check/1"}, {"baseline", r.baseline_path},
-                        {"run", r.run_path}, {"failed", r.failed()}};
+                        {"run", r.run_path}, {"failed", r.failed()}, {"unjudgeable", r.unjudgeable}};
   for (LineResult l : {LineResult::kPass, LineResult::kWarn, LineResult::kFail, LineResult::kMissing,
                        LineResult::kError})
     out["summary"][to_string(l)] = r.count(l);
@@ -75,8 +76,8 @@ std::string render_check(const CheckReport& report, const std::string& format) {
   for (const std::string& e : report.retry_errors)
     errors += "check: " + printable(e) + " (the report above stands as it was)\n";
   return std::string(md ? "### " : "") + "Check: " + printable(report.run_path) + " against " +
-         printable(report.baseline_path) + "\n\n" + (md ? table.to_markdown() : table.to_text()) + "\n" + errors +
-         summary_line(report);
+         printable(report.baseline_path) + "\n\n" + render_unjudgeable(report.unjudgeable, md) +
+         (md ? table.to_markdown() : table.to_text()) + "\n" + errors + summary_line(report);
 }
 
 void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
@@ -116,8 +117,8 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
     if (need_runner && !run_suites)
       throw UsageError{kExitBadInput, "check: this build cannot run benchmarks; give a RUN.json"};
     ResultFile run = options->run_path.empty()
-                         ? result_file_of(run_suites(with_config(request)), "(benchmark run)")
-                         : load_result_file(options->run_path);
+                         ? judged_run(run_suites(with_config(request)), "(benchmark run)")
+                         : load_judged_run(options->run_path);
     verify_applies_to(baseline, run);
     int attempt = 0;
     // Retries re-run only the failing benchmarks, by exact name, on this machine.
@@ -133,6 +134,7 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
       return result_file_of(run_suites(again), "(retry run)");
     };
     const CheckReport report = check_with_retries(baseline, std::move(run), options->check, rerun);
+    print_unjudgeable(std::cerr, report.unjudgeable);
     if (options->out_path.empty()) {
       std::cout << render_check(report, options->format);
     } else {

@@ -9,6 +9,7 @@
 #include "harness/cli/number_options.h"
 #include "harness/analysis/compare.h"
 #include "harness/analysis/fleet.h"
+#include "harness/analysis/judgeable.h"
 #include "harness/report/number_rules.h"
 #include "harness/report/text_table.h"
 
@@ -70,13 +71,13 @@ std::string summary_line(const Comparison& c) {
   for (Verdict v : order)
     out += std::string(v == Verdict::kRegressed ? " " : ", ") + std::to_string(c.count(v)) + " " +
            (v == Verdict::kNotOk ? "not ok" : to_string(v));
-  return out + (c.failed() ? " -> FAIL\n" : " -> ok\n");
+  return out + (c.failed() ? " -> FAIL" + unjudgeable_note(c.unjudgeable) + "\n" : " -> ok\n");
 }
 
 nlohmann::json comparison_json(const Comparison& c) {
   auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   nlohmann::json out = {{"schema", "gpubench-compare/1"}, {"base", c.base_path},
-                        {"new", c.new_path}, {"failed", c.failed()}};
+                        {"new", c.new_path}, {"failed", c.failed()}, {"unjudgeable", c.unjudgeable}};
   out["context_differences"] = nlohmann::json::array();
   for (const ContextDifference& d : c.context)
     out["context_differences"].push_back({{"field", d.field}, {"base", d.values[0]}, {"new", d.values[1]}});
@@ -105,7 +106,8 @@ std::string render_comparison(const Comparison& c, const std::string& format) {
   if (format == "json") return comparison_json(c).dump(2) + "\n";
   const bool md = format == "md";
   std::string out = std::string(md ? "### " : "") + "Compare: base " + printable(c.base_path) +
-                    ", new " + printable(c.new_path) + "\n\n" + render_context(c.context, {"base", "new"}, md) + "\n";
+                    ", new " + printable(c.new_path) + "\n\n" + render_unjudgeable(c.unjudgeable, md) +
+                    render_context(c.context, {"base", "new"}, md) + "\n";
   TextTable table{{"benchmark", "metric", "base", "new", "change", "noise base", "noise new", "p",
                    "threshold", "verdict", "note"},
                   {}, {false, false, true, true, true, true, true, true, true, false, false}};
@@ -156,7 +158,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
     const Tolerances tolerances =
         options->tolerance_path.empty() ? Tolerances{} : load_tolerances(options->tolerance_path);
     std::vector<ResultFile> runs;
-    for (const std::string& path : options->files) runs.push_back(load_result_file(path));
+    for (const std::string& path : options->files) runs.push_back(load_judged_run(path));
     if (!options->tolerance_path.empty()) {
       std::vector<const ResultFile*> read;
       for (const ResultFile& run : runs) read.push_back(&run);
@@ -168,6 +170,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
       fleet.threshold_pct = options->threshold.value_or(fleet.threshold_pct);
       fleet.tolerances = tolerances;
       const FleetReport report = compare_fleet(runs, fleet);
+      print_unjudgeable(std::cerr, report.unjudgeable);
       std::cout << render_fleet(report, options->format);
       *exit_code = report.failed() ? kExitFailure : kExitOk;
       return;
@@ -179,6 +182,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
     compare.tolerances = tolerances;
     compare.allow_missing = options->allow_missing;
     const Comparison result = compare_runs(runs[0], runs[1], compare);
+    print_unjudgeable(std::cerr, result.unjudgeable);
     std::cout << render_comparison(result, options->format);
     *exit_code = result.failed() ? kExitFailure : kExitOk;
   });

@@ -7,6 +7,7 @@
 
 #include "harness/analysis/check.h"
 #include "harness/analysis/compare.h"
+#include "harness/analysis/judgeable.h"
 #include "harness/analysis/report_verdicts.h"
 #include "harness/cli/commands.h"
 #include "harness/report/html_report.h"
@@ -23,7 +24,7 @@ struct LoadedRun {
 
 LoadedRun loaded_run(const std::string& path, const nlohmann::json& json) {
   LoadedRun run{path, read_run_document(json, path), {}};
-  run.figures = result_file_of(run.document, path);
+  run.figures = judged_run(run.document, path);
   return run;
 }
 
@@ -60,7 +61,10 @@ int write_report(const ReportOptions& options) {
       verdicts = verdict_table(comparison);
       flagged = changed_benchmarks(comparison);
     }
+  } else {
+    verdicts = unjudgeable_table(run.figures);
   }
+  if (verdicts) print_unjudgeable(std::cerr, verdicts->unjudgeable);
   const ChartRun base_charts{base ? &base->figures : nullptr, base ? &base->document : nullptr};
   HtmlReportInput input;
   input.document = &run.document;

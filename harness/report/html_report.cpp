@@ -128,6 +128,11 @@ std::string health_section(const Context& c) {
 std::string verdicts_section(const VerdictTable& v) {
   std::string out = "<section id=\"verdicts\"><h2>" + xml_escape(v.title) + "</h2><p class=\"verdict " +
                     (v.failed ? "fail" : "pass") + "\">" + xml_escape(v.summary) + "</p>";
+  if (!v.unjudgeable.empty()) {
+    out += "<h3>Cannot be judged</h3><ul class=\"verdict fail\">";
+    for (const std::string& line : v.unjudgeable) out += "<li>" + xml_escape(line) + "</li>";
+    out += "</ul>";
+  }
   if (!v.context_rows.empty()) out += "<h3>Context differences</h3>" + html_table(v.context_header, v.context_rows);
   if (!v.rows.empty()) out += html_table(v.header, v.rows, v.row_tone);
   if (!v.quiet_rows.empty())

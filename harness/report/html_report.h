@@ -20,6 +20,7 @@ struct VerdictTable {
   std::string title;    // "Compare against base.json", "Check against configs/baselines/h200.json"
   std::string summary;  // "2 regressed, 0 not ok, ... -> FAIL"
   bool failed = false;
+  std::vector<std::string> unjudgeable;  // why a run cannot be judged, one line each, above all else
   std::vector<std::string> context_header;  // the context differences, when there are any
   std::vector<std::vector<std::string>> context_rows;
   std::vector<std::string> header;

@@ -2,8 +2,8 @@
 // DESIGN.md, "Measurement rules": no ok figure exceeds the physical peak it is measured against.
 // A rate above 1.05 x its peak is a measurement error (a cache serving what should come over a
 // link, bytes miscounted, a timer around the wrong work), never a result. The run applies this
-// when a benchmark finishes; compare, check and baseline apply it again to every file they read,
-// so an impossible figure in an older file is failed there too.
+// when a benchmark finishes; every verdict applies it again to every file it reads
+// (harness/analysis/judgeable.h), so an impossible figure in an older file is failed there too.
 #include <optional>
 #include <string>
 

@@ -52,6 +52,11 @@ struct BenchResult {
   // Where a family chooses among candidates (State::tune): what was chosen, the library
   // heuristic's own pick beside it, and each candidate's time; null where nothing was chosen.
   nlohmann::json choice = nullptr;
+  // Where an ok entry that was read states a figure as null (JSON pointers): a metric's median
+  // beside its samples, or Google Benchmark's flat copy of a metric. Null is how a non-finite
+  // number is written, so such an entry cannot be judged (harness/analysis/judgeable.h). A null
+  // sample reads as NaN, and a null median of a metric without samples as a NaN median.
+  std::vector<std::string> null_figures;
 
   std::optional<double> pct_of_peak() const;
   bool throttled() const;

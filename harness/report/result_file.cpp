@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/report/plausibility.h"
 #include "harness/report/stats.h"
 
 namespace gpubench {
@@ -21,6 +20,10 @@ void ResultFile::put(BenchmarkResult benchmark) {
   }
   index_[benchmark.name] = benchmarks.size();
   benchmarks.push_back(std::move(benchmark));
+}
+
+std::string UnjudgeableReason::line() const {
+  return file + ": " + (benchmark.empty() ? "" : benchmark + ": ") + "cannot be judged: " + reason;
 }
 
 namespace {
@@ -88,21 +91,11 @@ void fail_unverified(const BenchResult& r, BenchmarkResult& b) {
   b.plausibility_factor = r.plausibility_factor;
 }
 
-// Files written before the run enforced the peak rule (or by other tools) still carry
-// impossible figures: they are failed here, so that no reader compares or passes them.
-void fail_impossible_figure(BenchmarkResult& b) {
-  auto metric = b.metrics.find(b.primary_metric);
-  if (!b.ok() || metric == b.metrics.end() || !b.peak) return;
-  if (auto why = implausible_figure(metric->second.median, *b.peak * b.plausibility_factor,
-                                    metric->second.higher_is_better)) {
-    b.status = "failed";
-    b.error = *why;
-  }
-}
-
 void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
   BenchmarkResult& b = parts.result;
   ++b.repetitions;
+  b.repetition_indices.push_back(r.repetition_index);
+  b.null_figures.insert(b.null_figures.end(), r.null_figures.begin(), r.null_figures.end());
   if (b.ok() && r.status != Status::kOk) {  // any bad repetition makes the benchmark bad
     b.status = to_string(r.status);
     b.error = r.error;
@@ -145,6 +138,8 @@ ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
     for (const GpuLink& link : row) run.links.back().push_back(link.kind);
   }
   run.environment = doc.context.environment;
+  run.complete = doc.complete;
+  run.interrupted = doc.interrupted;
 
   std::map<std::string, BenchmarkParts> parts;
   std::vector<std::string> order;
@@ -162,7 +157,6 @@ ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
       for (auto& [metric, metric_parts] : p.metrics) p.result.metrics[metric] = merged(metric_parts);
       if (p.result.primary_metric.empty() && !p.result.metrics.empty())
         p.result.primary_metric = p.result.metrics.begin()->first;
-      fail_impossible_figure(p.result);
     }
     run.put(std::move(p.result));
   }

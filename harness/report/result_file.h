@@ -39,7 +39,18 @@ struct BenchmarkResult {
   double plausibility_factor = 1;  // BenchResult::plausibility_factor
   bool throttled = false;
   std::vector<std::string> throttle_reasons;
+  std::vector<int> repetition_indices;     // each entry's repetition_index, in file order
+  std::vector<std::string> null_figures;   // BenchResult::null_figures of its ok entries
   bool ok() const { return status == "ok"; }
+};
+
+// One reason why a run, or one benchmark of it, cannot be judged (harness/analysis/judgeable.h
+// decides them).
+struct UnjudgeableReason {
+  std::string file;       // the run's path or label
+  std::string benchmark;  // empty: the run as a whole
+  std::string reason;
+  std::string line() const;  // "<file>: cannot be judged: ..." or "<file>: <benchmark>: cannot be judged: ..."
 };
 
 // A gpubench/1 result document, validated, with repetitions of a benchmark merged.
@@ -54,7 +65,12 @@ struct ResultFile {
   std::vector<GpuInfo> gpus;
   std::vector<std::vector<std::string>> links;  // nvidia-smi topo -m style matrix
   std::map<std::string, std::string> environment;  // context.gpubench.environment
+  bool complete = true;                    // RunDocument::complete
+  std::optional<std::string> interrupted;  // RunDocument::interrupted
   std::vector<BenchmarkResult> benchmarks;  // in first-appearance order
+  // Filled by judge_run (harness/analysis/judgeable.h), which every verdict calls on its runs
+  // first: every verdict over a run with a reason here is a failure that names it.
+  std::vector<UnjudgeableReason> unjudgeable;
 
   const BenchmarkResult* find(const std::string& name) const;
   // Replaces the benchmark of the same name (or appends it): how check's retries land.

@@ -53,7 +53,13 @@ double ns_per_unit(const std::string& unit) {
   return 0;
 }
 
-Metric read_metric(const JsonAt& metric) {
+// A member that states a number as null: how a non-finite number is written.
+bool null_member(const JsonAt& object, const std::string& key) {
+  const auto it = object.get().find(key);
+  return it != object.get().end() && it->is_null();
+}
+
+Metric read_metric(const JsonAt& metric, std::vector<std::string>& null_figures) {
   Metric m;
   const JsonAt better = metric.at("better");
   if (better.str() != "higher" && better.str() != "lower")
@@ -63,9 +69,12 @@ Metric read_metric(const JsonAt& metric) {
   if (auto values = metric.find("values"))
     for (const JsonAt& v : values->items())
       m.values.push_back(v.get().is_null() ? std::numeric_limits<double>::quiet_NaN() : v.num());
-  if (m.values.empty()) {
+  if (!m.values.empty()) {
+    if (null_member(metric, "median")) null_figures.push_back(metric.at("median").place());
+  } else {
     Summary s;
-    s.median = metric.at("median").num();
+    const JsonAt median = metric.at("median");
+    s.median = median.get().is_null() ? std::numeric_limits<double>::quiet_NaN() : median.num();
     s.mean = optional_number(metric, "mean", s.median);
     s.min = optional_number(metric, "min", s.median);
     s.max = optional_number(metric, "max", s.median);
@@ -160,7 +169,10 @@ BenchResult read_bench_result(const JsonAt& entry) {
   const auto metrics = g.find("metrics");
   if (r.status == Status::kOk && !metrics) g.fail("missing required field \"metrics\" (status is ok)");
   if (metrics && r.status == Status::kOk)  // a result that did not pass carries no figures
-    for (const auto& [name, metric] : metrics->members()) r.metrics[name] = read_metric(metric);
+    for (const auto& [name, metric] : metrics->members()) {
+      r.metrics[name] = read_metric(metric, r.null_figures);
+      if (null_member(entry, name)) r.null_figures.push_back(entry.at(name).place());
+    }
   if (auto primary = g.find("primary_metric"); primary && !primary->str().empty()) {
     r.primary_metric = primary->str();
     if (r.status == Status::kOk && !r.metrics.count(r.primary_metric))

@@ -5,21 +5,34 @@
 #include <numeric>
 
 namespace gpubench {
+namespace {
+
+// The order std::nth_element and std::minmax_element rely on does not hold with a NaN.
+bool has_nan(const std::vector<double>& values) {
+  return std::any_of(values.begin(), values.end(), [](double v) { return std::isnan(v); });
+}
+
+}  // namespace
 
 double median_of(std::vector<double> values) {
   if (values.empty()) return 0;
+  if (has_nan(values)) return NAN;
   const std::size_t mid = values.size() / 2;
   std::nth_element(values.begin(), values.begin() + mid, values.end());
   const double upper = values[mid];
   if (values.size() % 2 == 1) return upper;
   const double lower = *std::max_element(values.begin(), values.begin() + mid);
-  return 0.5 * (lower + upper);
+  return 0.5 * lower + 0.5 * upper;  // as 0.5 * (lower + upper), without its overflow
 }
 
 Summary summarize(const std::vector<double>& values) {
   Summary s;
   s.samples = values.size();
   if (values.empty()) return s;
+  if (has_nan(values)) {
+    s.median = s.mean = s.min = s.max = s.stddev = s.cv_pct = NAN;
+    return s;
+  }
   s.median = median_of(values);
   auto [lo, hi] = std::minmax_element(values.begin(), values.end());
   s.min = *lo;

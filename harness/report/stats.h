@@ -10,12 +10,17 @@ struct Summary {
   std::size_t samples = 0;
 };
 
+// Total on every input: a NaN among the values makes every figure of the summary NaN (samples
+// still counts it), since a NaN has no place in an order; infinities are ordered, so the median
+// and extremes stay defined while the mean and spread follow IEEE arithmetic (inf or NaN), as
+// they do for finite values whose sum or squares overflow. No values: every figure 0.
 Summary summarize(const std::vector<double>& values);
-double median_of(std::vector<double> values);
+double median_of(std::vector<double> values);  // NaN when a value is NaN, 0 when there is none
 
 // Relative standard error of the median, in percent: 1.2533 * robust sigma / sqrt(n) / median,
 // with sigma taken from the median absolute deviation so that one outlier (a preempted sample)
 // does not hold the run open. This is the "noise" the stopping rule drives under its target.
+// Infinite with fewer than two values or a median of 0; NaN when a value is NaN.
 double median_noise_pct(const std::vector<double>& values);
 
 struct StopRule {
