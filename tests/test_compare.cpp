@@ -239,6 +239,24 @@ TEST(Compare, ToleranceFileOverridesTheThreshold) {
   EXPECT_EQ(*load_tolerances(dir + "/base.json").suites.at("memory").pct, 12);
 }
 
+// A host-side cost that healthy runs find at 0.17 or at 0.35 us: no percentage keeps that pair
+// quiet and still catches a doubled cost, but a smallest change of 1.5 x the healthy spread does.
+TEST(Compare, MinChangeKeepsAHealthyPairQuietAndCatchesADoubledCost) {
+  CompareOptions options;
+  options.tolerances.default_pct = 3;
+  options.tolerances.names["launch/event/op:record/gpu:*"].min_change["record_us"] = 0.278;
+  auto verdict = [&](double base, double now) {
+    ResultBuilder b, n;
+    b.bench("launch/event/op:record/gpu:gpu1", "record_us", samples(base, 2, 20), false);
+    n.bench("launch/event/op:record/gpu:gpu1", "record_us", samples(now, 2, 20), false);
+    return compare_runs(b.parse("base.json"), n.parse("new.json"), options).rows[0];
+  };
+  EXPECT_EQ(verdict(0.168, 0.353).verdict, Verdict::kSame);  // +110 %, within the healthy spread
+  EXPECT_NEAR(verdict(0.168, 0.353).threshold_pct, 100 * 0.278 / 0.168, 1e-9);
+  EXPECT_EQ(verdict(0.32, 0.64).verdict, Verdict::kRegressed);  // doubled: beyond any healthy figure
+  EXPECT_EQ(verdict(0.353, 0.64).verdict, Verdict::kRegressed);
+}
+
 TEST(Compare, ControlCharactersInNamesArePrintedEscaped) {
   ResultBuilder base, now;
   const std::string name = "memory/stream/op:triad\n\x1b[2Jcompare: 0 regressed -> ok";
