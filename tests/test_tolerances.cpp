@@ -180,5 +180,44 @@ TEST(Tolerances, EntriesWithinThePresentSuitesMustMatch) {
       "min_change/record_s");
 }
 
+std::string source_path(const std::string& relative) { return std::string(GPUBENCH_SOURCE_DIR) + "/" + relative; }
+
+// The shipped file is derived from same-build runs committed in the tree, every entry of it names
+// a benchmark and metric of those runs, it serves every GPU of a node, and the nightly compare of
+// an acceptance run holds against it.
+TEST(ShippedTolerance, IsDerivedFromCommittedRunsAndNamesOnlyWhatTheyHold) {
+  Tolerances shipped = load_tolerances(source_path("configs/tolerance.json"));
+  ASSERT_TRUE(shipped.derived_from);
+  std::vector<ResultFile> runs;
+  std::set<std::string> sets;
+  for (const Tolerances::Source& source : *shipped.derived_from) {
+    runs.push_back(load_result_file(source_path(source.file)));
+    EXPECT_EQ(runs.back().versions["git_commit"], source.git_commit) << source.file;
+    sets.insert(source.git_commit + " " + source.command);
+  }
+  EXPECT_GE(sets.size(), 4u);  // memory, launch, transfer and collective, at least
+  for (const auto& [name, scope] : shipped.names)
+    EXPECT_EQ(name.find("gpu:gpu"), std::string::npos) << name << ": write gpu:*, so every GPU is covered";
+  std::vector<const ResultFile*> all;
+  for (const ResultFile& run : runs) all.push_back(&run);
+  shipped.derived_from.reset();  // held as if written by hand: every entry must name something
+  EXPECT_NO_THROW(validate_tolerances(shipped, "configs/tolerance.json", all));
+
+  const ResultFile acceptance = load_result_file(source_path("results/h200/2026-12-01-acceptance.json"));
+  EXPECT_NO_THROW(tolerances_for(source_path("configs/tolerance.json"), {&acceptance, &acceptance}));
+}
+
+TEST(ShippedTolerance, IsTheDefaultAndNoneSwitchesItOff) {
+  ResultBuilder run;
+  run.bench("launch/event/op:record/gpu:gpu3", "record_us", samples(0.3, 1, 10), false);
+  const ResultFile r = run.parse();
+  // The user wrote none of the shipped entries: those that name nothing here are not applied.
+  const Tolerances by_default = tolerances_for("", {&r});
+  EXPECT_TRUE(by_default.derived_from);
+  EXPECT_GT(by_default.min_change_for(r.benchmarks[0], "record_us"), 0);
+  EXPECT_TRUE(tolerances_for("none", {&r}).names.empty());
+  expect_bad_input([&] { tolerances_for("/nonexistent/t.json", {&r}); }, "cannot read");
+}
+
 }  // namespace
 }  // namespace gpubench
