@@ -362,5 +362,25 @@ TEST(CompareCli, ExitCodes) {
   EXPECT_THROW(run_compare({b, s, "--format", "xml"}), CLI::ValidationError);
 }
 
+// compare uses the shipped configs/tolerance.json unless told otherwise: --tolerance none or a
+// --threshold alone ask for one threshold everywhere; with a file, --threshold is its fallback.
+TEST(CompareCli, TheShippedToleranceIsTheDefault) {
+  ResultBuilder low, high;
+  low.bench("launch/event/op:record/gpu:gpu3", "record_us", samples(0.168, 2, 16), false);
+  high.bench("launch/event/op:record/gpu:gpu3", "record_us", samples(0.353, 2, 16), false);
+  const std::string l = write_run(low, "low.json"), h = write_run(high, "high.json");
+  const testing::CliResult shipped = run_compare({l, h, "--format", "json"});
+  EXPECT_EQ(shipped.exit_code, kExitOk) << shipped.out;
+  EXPECT_GT(nlohmann::json::parse(shipped.out)["rows"][0]["threshold_pct"].get<double>(), 110);
+  EXPECT_EQ(run_compare({l, h, "--tolerance", "none"}).exit_code, kExitFailure);
+  EXPECT_EQ(run_compare({l, h, "--threshold", "50"}).exit_code, kExitFailure);
+  const std::string dir = testing::temp_dir();
+  testing::write_file(dir + "/memory.json", R"({"suites": {"memory": 4}})");
+  EXPECT_EQ(run_compare({l, h, "--tolerance", dir + "/memory.json", "--threshold", "150"}).exit_code, kExitOk);
+  testing::write_file(dir + "/misspelt.json", R"({"patterns": {"launch/event/op:recrd/gpu:*": 150}})");
+  expect_bad_input([&] { run_compare({l, h, "--tolerance", dir + "/misspelt.json"}); },
+                   "misspelt.json: /patterns/launch/event/op:recrd/gpu:*: matches no benchmark");
+}
+
 }  // namespace
 }  // namespace gpubench

@@ -111,6 +111,17 @@ TEST(Fleet, MinChangeCountsFromTheFleetMedian) {
   EXPECT_NEAR(row_for(r, kTriad).threshold_pct, 100 * 29 / 301.5, 1e-9);
 }
 
+// Five healthy same-build memory runs of an H200 (results/h200): a fleet of them passes with
+// compare --fleet's defaults.
+TEST(FleetCli, FiveHealthyMemoryRunsPass) {
+  std::vector<std::string> args = {"compare", "--fleet"};
+  for (const char* run : {"", "-run2", "-run3", "-run4", "-run5"})
+    args.push_back(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/2026-12-01-memory" + run + ".json");
+  const testing::CliResult r = testing::run_cli(add_compare_command, args);
+  EXPECT_EQ(r.exit_code, kExitOk) << r.out;
+  EXPECT_NE(r.out.find("0 outlier, 0 missing, 0 not ok"), std::string::npos) << r.out;
+}
+
 TEST(Fleet, MissingAndFailedBenchmarks) {
   std::vector<ResultFile> runs = fleet_of({4400, 4400, 4400});
   ResultBuilder lacking, failing;
