@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as a tolerance file. Loading must succeed or throw
 // UsageError; tolerances that load are written back, reloaded, checked against a fixed run
-// (validate_tolerances) and looked up, as compare and fleet do.
+// (validate_tolerances) and looked up, as compare and fleet do (thresholds from any reference).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,7 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Tolerances tolerances = parse_tolerances(JsonAt(doc, "fuzz.json"));
     const Tolerances again = parse_tolerances(JsonAt(to_json(tolerances), "again.json"));
     if (to_json(again) != to_json(tolerances)) __builtin_trap();  // writing must round-trip
-    for (const BenchmarkResult& b : fixed_run().benchmarks) tolerances.pct_for(b, b.primary_metric, 3);
+    for (const BenchmarkResult& b : fixed_run().benchmarks)
+      for (double reference : {0.0, 2.0, -1.0}) tolerances.threshold_for(b, b.primary_metric, reference, false, 3);
     validate_tolerances(tolerances, "fuzz.json", {&fixed_run()});
   });
 }

@@ -1,29 +1,84 @@
 #!/usr/bin/env python3
-"""Derive a compare tolerance file from repeated same-build runs of one machine.
+"""Derive a compare tolerance file from repeated same-build runs on one machine.
 
-    scripts/derive_tolerance.py RUN.json RUN.json RUN.json ... [--default-pct 3] [--margin 1.5]
+    scripts/derive_tolerance.py RUN.json... [--floor-pct 3] [--margin 1.5] > configs/tolerance.json
 
-Every pair of healthy runs of one build on one machine must compare clean (DESIGN.md,
-"Comparator"), so each benchmark's threshold must cover how far its primary figure moves from
-one process to the next. For each benchmark ok in every run and each metric compare compares,
-the spread is max/min - 1 of the runs' figures (each the median of its repetitions' medians, as
-compare takes it). The benchmark's threshold is margin x its largest spread, rounded up to a whole percent, never under --default-pct. Each
-metric of a family gets the median of its benchmarks' thresholds where that exceeds the default
-(so a stable GPU-side figure keeps a tight threshold beside a noisy host-side one); a benchmark
-above its family's threshold gets a pattern of its own (its exact name), so a few noisy sizes do
-not widen a whole family and a change in the others is still caught. Writes the tolerance JSON to stdout.
+Every pair of healthy runs of one build must compare clean, and a real change must still be
+caught (DESIGN.md, "Comparator"). A single percentage cannot do both for a figure whose healthy
+value moves from one process to the next (a host-side launch cost that sits at 0.17 or at
+0.35 us): the percentage that keeps those pairs quiet would pass a doubled cost. So each
+figure gets a noise-scaled threshold:
+
+  * the runs are grouped into sets of one build and one command line (the output paths left
+    out), so that a change between builds or presets is not counted as noise;
+  * a figure's spread is the largest max - min of its headline values (the median of its
+    repetitions' medians, as compare takes it) within any set, over every GPU (pair) of the run;
+  * its entry is the benchmark's name with GPU placeholders (gpu:*, src:*, dst:*, peer:*), so it
+    serves every GPU of a node: {"pct": FLOOR, "min_change": {metric: MARGIN x spread}} (the
+    min_change in the metric's unit, written where it exceeds FLOOR % of the figure);
+  * compare calls a change beyond its threshold only when it exceeds both FLOOR % and
+    min_change: a healthy pair moves at most the spread, under min_change; a doubled cost
+    moves by the whole figure, which is caught wherever that is more than MARGIN x spread;
+  * figures these runs did not measure get the file's default_pct (FLOOR).
+
+Any set of files may be given (sets of one run add nothing); the file records which, in
+"derived_from". Writes the tolerance JSON to stdout; a summary goes to stderr.
 """
 import argparse
 import json
 import math
+import re
 import statistics
 import sys
 from collections import defaultdict
 
+GPU_AXES = ("gpu", "src", "dst", "peer")
+OUTPUT_OPTIONS = ("--out", "--telemetry-trace")
 
-def figures(path):
+
+def placeholder_name(name):
+    """gpubench's generalise_gpu_name: every GPU axis value gpuN becomes *."""
+    parts = []
+    for part in name.split("/"):
+        axis, _, value = part.partition(":")
+        if axis in GPU_AXES and re.fullmatch(r"gpu[0-9]{1,4}", value):
+            part = axis + ":*"
+        parts.append(part)
+    return "/".join(parts)
+
+
+def preset_of(command_line):
+    """The command line without the executable and the paths results were written to."""
+    words, out, skip = command_line.split(), [], False
+    for word in words[1:]:
+        if skip:
+            skip = False
+        elif word in OUTPUT_OPTIONS:
+            skip = True
+        elif not word.startswith(tuple(o + "=" for o in OUTPUT_OPTIONS)):
+            out.append(word)
+    return " ".join(out)
+
+
+def is_points(metric, unit):
+    return unit == "%" or metric.endswith("_pct")
+
+
+def read_run(path):
     with open(path) as f:
         doc = json.load(f)
+    context = doc.get("context", {})
+    gb = context.get("gpubench", {})
+    gpus = gb.get("gpus") or [{}]
+    run = {
+        "file": path,
+        "date": context.get("date", ""),
+        "git_commit": gb.get("git_commit", ""),
+        "command": preset_of(gb.get("command_line", "")),
+        "gpu": gpus[0].get("name", ""),
+        "figures": {},
+        "units": {},
+    }
     medians = defaultdict(list)
     for entry in doc.get("benchmarks", []):
         if entry.get("run_type", "iteration") != "iteration":
@@ -34,61 +89,99 @@ def figures(path):
             continue
         for metric, m in g.get("metrics", {}).items():
             # compare leaves out time_us behind another primary metric: so does this
-            if metric == "time_us" and primary != "time_us":
+            if metric == "time_us" and primary != "time_us" and primary in g["metrics"]:
                 continue
-            if m and m.get("median") is not None:
-                medians[(entry["name"], g.get("family", ""), metric)].append(m["median"])
-    return {key: statistics.median(values) for key, values in medians.items()}
+            if m and isinstance(m.get("median"), (int, float)):
+                medians[(entry["name"], metric)].append(m["median"])
+                run["units"][metric] = m.get("unit", "")
+    run["figures"] = {key: statistics.median(values) for key, values in medians.items()}
+    return run
 
 
-def derive(runs, default_pct, margin):
-    common = set(runs[0])
-    for run in runs[1:]:
-        common &= set(run)
-    per_metric = {}
-    for name, family, metric in sorted(common):
-        values = [run[(name, family, metric)] for run in runs]
-        if min(values) <= 0:
+def round_up(value, digits=3):
+    """Up to `digits` significant digits, never below the value."""
+    if value <= 0:
+        return 0
+    scale = 10 ** (digits - 1 - math.floor(math.log10(value)))
+    return math.ceil(value * scale - 1e-9) / scale
+
+
+def spreads(runs):
+    """Per (placeholder name, metric): the largest within-set spread and the lowest figure."""
+    sets = defaultdict(list)
+    for run in runs:
+        sets[(run["git_commit"], run["gpu"], run["command"])].append(run)
+    out = {}
+    for members in sets.values():
+        if len(members) < 2:
             continue
-        spread_pct = (max(values) / min(values) - 1) * 100
-        per_metric[(name, family, metric)] = max(default_pct, math.ceil(margin * spread_pct))
-    by_family_metric = defaultdict(list)
-    for (name, family, metric), pct in per_metric.items():
-        by_family_metric[(family, metric)].append(pct)
-    families = defaultdict(dict)
-    for (family, metric), values in sorted(by_family_metric.items()):
-        typical = math.ceil(statistics.median(values))
-        if typical > default_pct:
-            families[family][metric] = typical
-    # A pattern overrides its family for every metric of the benchmark, so it covers them all.
-    worst = defaultdict(int)
-    for (name, family, metric), pct in per_metric.items():
-        worst[name] = max(worst[name], pct)
+        keys = set().union(*(run["figures"] for run in members))
+        for name, metric in keys:
+            values = [run["figures"][(name, metric)] for run in members if (name, metric) in run["figures"]]
+            if len(values) < 2:
+                continue
+            key = (placeholder_name(name), metric)
+            spread, low = max(values) - min(values), min(abs(v) for v in values)
+            old = out.get(key)
+            out[key] = (max(spread, old[0]), min(low, old[1])) if old else (spread, low)
+    return sets, out
+
+
+def derive(runs, floor_pct, margin):
+    sets, figure_spreads = spreads(runs)
+    units = {}
+    for run in runs:
+        units.update(run["units"])
     patterns = {}
-    for (name, family, metric), pct in sorted(per_metric.items()):
-        if pct > families.get(family, {}).get(metric, default_pct):
-            patterns[name] = worst[name]
-    return len({key[0] for key in common}), {f: {"metrics": m} for f, m in families.items()}, patterns
+    for (name, metric), (spread, low) in sorted(figure_spreads.items()):
+        entry = patterns.setdefault(name, {"pct": floor_pct})
+        min_change = round_up(margin * spread)
+        floor_share = floor_pct if is_points(metric, units.get(metric, "")) else floor_pct / 100 * low
+        if min_change > floor_share:
+            entry.setdefault("min_change", {})[metric] = min_change
+    return sets, patterns
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+")
-    parser.add_argument("--default-pct", type=float, default=3)
-    parser.add_argument("--margin", type=float, default=1.5)
+    parser.add_argument("--floor-pct", type=float, default=3,
+                        help="no change under this is a regression (the file's default_pct)")
+    parser.add_argument("--margin", type=float, default=1.5,
+                        help="min_change is this many times a figure's largest healthy spread")
     args = parser.parse_args()
-    if len(args.runs) < 2:
-        sys.exit("derive_tolerance: give at least two runs (five or more to be useful)")
-    runs = [figures(path) for path in args.runs]
-    count, families, patterns = derive(runs, args.default_pct, args.margin)
+    if float(args.floor_pct).is_integer():
+        args.floor_pct = int(args.floor_pct)
+    runs = [read_run(path) for path in args.runs]
+    sets, patterns = derive(runs, args.floor_pct, args.margin)
+    derived_sets = [members for members in sets.values() if len(members) >= 2]
+    used = [run for members in derived_sets for run in members]
+    if not used:
+        sys.exit("derive_tolerance: no two runs of one build and command line: nothing to derive from")
+    for (commit, gpu, command), members in sorted(sets.items()):
+        print(f"derive_tolerance: {len(members)} run(s) of {commit} on {gpu}: {command}"
+              + ("" if len(members) >= 2 else " (one run: no spread, left out)"), file=sys.stderr)
+    floor = f"{args.floor_pct:g}"
     out = {
         "description": (
-            f"Derived by scripts/derive_tolerance.py from {len(runs)} same-build runs "
-            f"({count} benchmarks ok in all): each threshold is {args.margin} x the largest "
-            f"run-to-run spread of the benchmark's primary figure, at least {args.default_pct} %; "
-            "each family metric takes the median of its benchmarks, patterns the benchmarks above it."),
-        "default_pct": args.default_pct,
-        "families": families,
+            f"Thresholds for gpubench compare and compare --fleet (their default), derived by "
+            f"scripts/derive_tolerance.py from {len(used)} same-build runs on "
+            f"{', '.join(sorted({run['gpu'] for run in used}))} in {len(derived_sets)} sets (a set: one build and "
+            "one command line; the runs are listed in derived_from). A figure's spread is the largest max - min "
+            "of its headline values (median of repetition medians) within any set, over every GPU; its entry, "
+            f"the benchmark's name with gpu:* so that it serves every GPU of a node, holds pct {floor} and "
+            f"min_change {args.margin:g} x that spread in the metric's unit. A change is beyond its threshold "
+            f"only when it exceeds both {floor} % and min_change: two healthy runs move a figure by at most its "
+            "spread, so they compare clean; a doubled cost moves it by the whole figure, caught wherever the "
+            f"figure is more than {args.margin:g} x its spread (a 5 % slower triad at HBM sizes exceeds "
+            f"{floor} %). Figures the runs did not measure get default_pct. Regenerate from more runs with "
+            "scripts/derive_tolerance.py RUN.json... > configs/tolerance.json."),
+        "derived_from": {
+            "runs": len(used),
+            "files": [{"file": run["file"], "date": run["date"], "git_commit": run["git_commit"],
+                       "gpu": run["gpu"], "command": run["command"]} for run in used],
+        },
+        "default_pct": args.floor_pct,
         "patterns": patterns,
     }
     json.dump(out, sys.stdout, indent=2)

@@ -71,15 +71,35 @@ TEST(Check, MissingAndErrorLines) {
   run.bench("gemm/matmul/type:bf16", "tflops", {}).status_of_last("failed", "result mismatch");
   const Baseline b = baseline_of({{{"name", "transfer/copy/bytes:1"}, {"floor", 1}},
                                   {{"pattern", "conv/*"}, {"floor", 1}},
-                                  {{"name", "gemm/matmul/type:bf16"}, {"floor", 500}},
-                                  {{"name", kTriad}, {"metric", "tflops"}, {"floor", 1}}});
+                                  {{"name", "gemm/matmul/type:bf16"}, {"metric", "tflops"}, {"floor", 500}}});
   const CheckReport r = check_run(b, run.parse());
   EXPECT_EQ(line_for(r, "transfer/copy/bytes:1").result, LineResult::kMissing);
   EXPECT_EQ(line_for(r, "conv/*").result, LineResult::kMissing);
   EXPECT_EQ(line_for(r, "gemm/matmul/type:bf16").result, LineResult::kError);
   EXPECT_NE(line_for(r, "gemm/matmul/type:bf16").note.find("result mismatch"), std::string::npos);
-  EXPECT_EQ(line_for(r, kTriad).result, LineResult::kError);  // no such metric
   EXPECT_EQ(r.count(LineResult::kMissing), 2);
+  EXPECT_TRUE(r.failed());
+}
+
+// A metric that no benchmark of the entry's family has is a misspelt baseline, not a node that
+// failed: exit 2 naming the entry, on every node alike. A benchmark missing or failed on the node,
+// which leaves its metrics unknown, stays a failing line (exit 1).
+TEST(Check, AMetricNoBenchmarkOfItsFamilyHasIsBadInput) {
+  const Baseline misspelt = baseline_of({{{"name", kCopy}, {"floor", 1}},
+                                         {{"name", kTriad}, {"metric", "bandwith_gbps"}, {"floor", 1}}});
+  expect_bad_input([&] { check_run(misspelt, healthy_run().parse()); },
+                   "h200.json: /benchmarks/1/metric: \"memory/stream/op:triad/type:fp32\" names the metric "
+                   "\"bandwith_gbps\", which no benchmark of memory/stream in");
+  const Baseline by_pattern = baseline_of({{{"pattern", "memory/stream/*"}, {"metric", "tflops"}, {"floor", 1}}});
+  expect_bad_input([&] { check_run(by_pattern, healthy_run().parse()); }, "(they have: bandwidth_gbps)");
+
+  ResultBuilder failed = healthy_run();
+  failed.bench("gemm/matmul/type:bf16", "tflops", {}).status_of_last("failed", "result mismatch");
+  const Baseline gemm = baseline_of({{{"name", "gemm/matmul/type:bf16"}, {"metric", "tflop"}, {"floor", 500}},
+                                     {{"name", "conv/forward/n:1"}, {"metric", "tflop"}, {"floor", 1}}});
+  const CheckReport r = check_run(gemm, failed.parse());
+  EXPECT_EQ(line_for(r, "gemm/matmul/type:bf16").result, LineResult::kError);
+  EXPECT_EQ(line_for(r, "conv/forward/n:1").result, LineResult::kMissing);
   EXPECT_TRUE(r.failed());
 }
 
@@ -298,6 +318,10 @@ TEST(CheckCli, ExitCodesAndRunner) {
   expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/h100.json", dir + "/run.json"}); },
                    "/applies_to/gpu_model");
   expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/none.json", dir + "/run.json"}); }, "cannot read");
+  testing::write_file(dir + "/misspelt.json",
+                      baseline_doc({{{"name", kTriad}, {"metric", "bandwith_gbps"}, {"floor", 4000}}}).dump());
+  expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/misspelt.json", dir + "/run.json"}); },
+                   "/benchmarks/0/metric: \"memory/stream/op:triad/type:fp32\" names the metric \"bandwith_gbps\"");
   expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/pass.json"}); }, "give a RUN.json");
 
   // Without RUN.json, check asks the runner for the baseline's suites; retries by exact name.

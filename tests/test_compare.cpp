@@ -239,6 +239,24 @@ TEST(Compare, ToleranceFileOverridesTheThreshold) {
   EXPECT_EQ(*load_tolerances(dir + "/base.json").suites.at("memory").pct, 12);
 }
 
+// A host-side cost that healthy runs find at 0.17 or at 0.35 us: no percentage keeps that pair
+// quiet and still catches a doubled cost, but a smallest change of 1.5 x the healthy spread does.
+TEST(Compare, MinChangeKeepsAHealthyPairQuietAndCatchesADoubledCost) {
+  CompareOptions options;
+  options.tolerances.default_pct = 3;
+  options.tolerances.names["launch/event/op:record/gpu:*"].min_change["record_us"] = 0.278;
+  auto verdict = [&](double base, double now) {
+    ResultBuilder b, n;
+    b.bench("launch/event/op:record/gpu:gpu1", "record_us", samples(base, 2, 20), false);
+    n.bench("launch/event/op:record/gpu:gpu1", "record_us", samples(now, 2, 20), false);
+    return compare_runs(b.parse("base.json"), n.parse("new.json"), options).rows[0];
+  };
+  EXPECT_EQ(verdict(0.168, 0.353).verdict, Verdict::kSame);  // +110 %, within the healthy spread
+  EXPECT_NEAR(verdict(0.168, 0.353).threshold_pct, 100 * 0.278 / 0.168, 1e-9);
+  EXPECT_EQ(verdict(0.32, 0.64).verdict, Verdict::kRegressed);  // doubled: beyond any healthy figure
+  EXPECT_EQ(verdict(0.353, 0.64).verdict, Verdict::kRegressed);
+}
+
 TEST(Compare, ControlCharactersInNamesArePrintedEscaped) {
   ResultBuilder base, now;
   const std::string name = "memory/stream/op:triad\n\x1b[2Jcompare: 0 regressed -> ok";
@@ -342,6 +360,26 @@ TEST(CompareCli, ExitCodes) {
   expect_bad_input([&] { run_compare({b, "/nonexistent/new.json"}); }, "/nonexistent/new.json: cannot read");
   expect_bad_input([&] { run_compare({b, s, "--tolerance", "/nonexistent/t.json"}); }, "cannot read");
   EXPECT_THROW(run_compare({b, s, "--format", "xml"}), CLI::ValidationError);
+}
+
+// compare uses the shipped configs/tolerance.json unless told otherwise: --tolerance none or a
+// --threshold alone ask for one threshold everywhere; with a file, --threshold is its fallback.
+TEST(CompareCli, TheShippedToleranceIsTheDefault) {
+  ResultBuilder low, high;
+  low.bench("launch/event/op:record/gpu:gpu3", "record_us", samples(0.168, 2, 16), false);
+  high.bench("launch/event/op:record/gpu:gpu3", "record_us", samples(0.353, 2, 16), false);
+  const std::string l = write_run(low, "low.json"), h = write_run(high, "high.json");
+  const testing::CliResult shipped = run_compare({l, h, "--format", "json"});
+  EXPECT_EQ(shipped.exit_code, kExitOk) << shipped.out;
+  EXPECT_GT(nlohmann::json::parse(shipped.out)["rows"][0]["threshold_pct"].get<double>(), 110);
+  EXPECT_EQ(run_compare({l, h, "--tolerance", "none"}).exit_code, kExitFailure);
+  EXPECT_EQ(run_compare({l, h, "--threshold", "50"}).exit_code, kExitFailure);
+  const std::string dir = testing::temp_dir();
+  testing::write_file(dir + "/memory.json", R"({"suites": {"memory": 4}})");
+  EXPECT_EQ(run_compare({l, h, "--tolerance", dir + "/memory.json", "--threshold", "150"}).exit_code, kExitOk);
+  testing::write_file(dir + "/misspelt.json", R"({"patterns": {"launch/event/op:recrd/gpu:*": 150}})");
+  expect_bad_input([&] { run_compare({l, h, "--tolerance", dir + "/misspelt.json"}); },
+                   "misspelt.json: /patterns/launch/event/op:recrd/gpu:*: matches no benchmark");
 }
 
 }  // namespace

@@ -100,6 +100,28 @@ TEST(Fleet, ThresholdAndToleranceOverrides) {
   EXPECT_FALSE(compare_fleet(fleet_of({4400, 4410, 4395, 3900, 4398, 4405, 4401, 4399}), loose).failed());
 }
 
+// min_change counts against the fleet median: a spread that healthy runs show is no outlier.
+TEST(Fleet, MinChangeCountsFromTheFleetMedian) {
+  const std::vector<double> l2_sized = {302, 296, 308, 285.5, 301, 303};  // node 3: 5.5 % slow
+  EXPECT_EQ(flagged_runs(row_for(compare_fleet(fleet_of(l2_sized), {}), kTriad)), std::vector<int>{3});
+  FleetOptions derived;
+  derived.tolerances.names[kTriad].min_change["bandwidth_gbps"] = 29;
+  const FleetReport r = compare_fleet(fleet_of(l2_sized), derived);
+  EXPECT_FALSE(r.failed());
+  EXPECT_NEAR(row_for(r, kTriad).threshold_pct, 100 * 29 / 301.5, 1e-9);
+}
+
+// Five healthy same-build memory runs of an H200 (results/h200): a fleet of them passes with
+// compare --fleet's defaults.
+TEST(FleetCli, FiveHealthyMemoryRunsPass) {
+  std::vector<std::string> args = {"compare", "--fleet"};
+  for (const char* run : {"", "-run2", "-run3", "-run4", "-run5"})
+    args.push_back(std::string(GPUBENCH_SOURCE_DIR) + "/results/h200/2026-12-01-memory" + run + ".json");
+  const testing::CliResult r = testing::run_cli(add_compare_command, args);
+  EXPECT_EQ(r.exit_code, kExitOk) << r.out;
+  EXPECT_NE(r.out.find("0 outlier, 0 missing, 0 not ok"), std::string::npos) << r.out;
+}
+
 TEST(Fleet, MissingAndFailedBenchmarks) {
   std::vector<ResultFile> runs = fleet_of({4400, 4400, 4400});
   ResultBuilder lacking, failing;

@@ -279,6 +279,7 @@ void unbounded_failure_lines(const ResultFile& run, const std::set<std::string>&
 }
 
 CheckReport check_run(const Baseline& baseline, const ResultFile& run, const CheckOptions& options) {
+  validate_baseline_metrics(baseline, run);
   CheckReport report;
   report.baseline_path = baseline.path;
   report.run_path = run.path;

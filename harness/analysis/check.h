@@ -58,9 +58,15 @@ struct CheckOptions {
   int retries = 0;                   // --retries
 };
 
+// Throws UsageError{kExitBadInput} naming the first entry whose metric no benchmark of its
+// family in the run has (a misspelt metric is a bad file, not a failing node). Judged only where
+// every benchmark the entry covers is in the run and ok: one missing or failed is a check line.
+void validate_baseline_metrics(const Baseline& baseline, const ResultFile& run);
+
 // Every entry that applies to the node's GPU count, expanded over its GPUs and pairs, then the
 // health rules for every GPU, and the GPU count when options state one. `run` as judge_run
-// left it: its reasons are the report's.
+// left it: its reasons are the report's. Validates the entries' metrics first
+// (validate_baseline_metrics).
 CheckReport check_run(const Baseline& baseline, const ResultFile& run, const CheckOptions& options = {});
 
 // Benchmarks whose lines fail or error: what --retries re-runs.

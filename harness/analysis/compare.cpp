@@ -138,7 +138,6 @@ MetricComparison metric_row(const BenchmarkResult& b, const BenchmarkResult& n,
   MetricComparison row;
   row.benchmark = n.name;
   row.metric = metric;
-  row.threshold_pct = options.tolerances.pct_for(n, metric, options.threshold_pct);
   const MetricResult& bm = b.metrics.at(metric);
   const MetricResult& nm = n.metrics.at(metric);
   row.unit = nm.unit;
@@ -149,6 +148,8 @@ MetricComparison metric_row(const BenchmarkResult& b, const BenchmarkResult& n,
   row.new_noise_pct = nm.noise_pct;
   const double diff = nm.median - bm.median;
   row.change_in_points = is_percentage_metric(metric, nm.unit);
+  row.threshold_pct =
+      options.tolerances.threshold_for(n, metric, bm.median, row.change_in_points, options.threshold_pct);
   row.change_pct = change_between(bm.median, nm.median, row.change_in_points);
   if (std::fabs(row.change_pct) <= row.threshold_pct) {
     row.verdict = Verdict::kSame;

@@ -30,12 +30,14 @@ std::vector<const BenchmarkResult*> column_of(const std::vector<ResultFile>& run
   return out;
 }
 
-void flag_outliers(FleetRow& row, const FleetOptions& options) {
+void flag_outliers(FleetRow& row, const BenchmarkResult& benchmark, const FleetOptions& options) {
   std::vector<double> values;
   for (const FleetCell& c : row.cells)
     if (c.value) values.push_back(*c.value);
+  row.median = values.empty() ? 0 : median_of(values);
+  row.threshold_pct =
+      options.tolerances.threshold_for(benchmark, row.metric, row.median, row.in_points, options.threshold_pct);
   if (values.empty()) return;
-  row.median = median_of(values);
   std::vector<double> deviations;
   for (double v : values) deviations.push_back(std::fabs(v - row.median));
   row.mad = median_of(deviations);
@@ -98,7 +100,6 @@ FleetReport compare_fleet(const std::vector<ResultFile>& runs, const FleetOption
       row.higher_is_better = measured->higher_is_better;
     }
     row.in_points = is_percentage_metric(row.metric, row.unit);
-    row.threshold_pct = options.tolerances.pct_for(*any, row.metric, options.threshold_pct);
     for (const BenchmarkResult* b : column) {
       FleetCell cell;
       if (!b) {
@@ -114,7 +115,7 @@ FleetReport compare_fleet(const std::vector<ResultFile>& runs, const FleetOption
       }
       row.cells.push_back(cell);
     }
-    flag_outliers(row, options);
+    flag_outliers(row, *any, options);
     report.rows.push_back(std::move(row));
   }
   return report;

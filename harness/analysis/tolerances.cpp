@@ -3,7 +3,12 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <set>
+#include <cmath>
+
+#include "harness/analysis/baseline.h"
+#include "harness/analysis/gpu_names.h"
+#include "harness/analysis/run_inventory.h"
+#include "harness/report/config_files.h"
 
 namespace gpubench {
 namespace {
@@ -14,51 +19,100 @@ double read_pct(const JsonAt& node) {
   return pct;
 }
 
-std::map<std::string, double> read_metric_pcts(const JsonAt& node) {
+double read_min_change(const JsonAt& node) {
+  const double change = node.num();
+  if (change < 0) node.fail("a min_change is a change >= 0 in the metric's unit");
+  return change;
+}
+
+std::map<std::string, double> read_metric_values(const JsonAt& node, double (*read)(const JsonAt&)) {
   std::map<std::string, double> out;
-  for (const auto& [metric, pct] : node.members()) out[metric] = read_pct(pct);
+  for (const auto& [metric, value] : node.members()) out[metric] = read(value);
   return out;
 }
 
-// A suite or family entry: a bare percentage, or {"pct": P, "metrics": {name: P}}.
+// A scope: a bare percentage, or {"pct": P, "metrics": {name: P}, "min_change": {name: X}}.
+Tolerances::Scope read_scope(const JsonAt& value) {
+  Tolerances::Scope scope;
+  if (value.get().is_number()) {
+    scope.pct = read_pct(value);
+    return scope;
+  }
+  value.only_keys({"pct", "metrics", "min_change"});
+  if (auto pct = value.find("pct")) scope.pct = read_pct(*pct);
+  if (auto metrics = value.find("metrics")) scope.metrics = read_metric_values(*metrics, read_pct);
+  if (auto changes = value.find("min_change")) scope.min_change = read_metric_values(*changes, read_min_change);
+  return scope;
+}
+
 std::map<std::string, Tolerances::Scope> read_scopes(const JsonAt& node) {
   std::map<std::string, Tolerances::Scope> out;
-  for (const auto& [name, value] : node.members()) {
-    Tolerances::Scope& scope = out[name];
-    if (value.get().is_number()) {
-      scope.pct = read_pct(value);
-      continue;
-    }
-    value.only_keys({"pct", "metrics"});
-    if (auto pct = value.find("pct")) scope.pct = read_pct(*pct);
-    if (auto metrics = value.find("metrics")) scope.metrics = read_metric_pcts(*metrics);
-  }
+  for (const auto& [name, value] : node.members()) out[name] = read_scope(value);
   return out;
+}
+
+// A pattern without glob characters, or whose only ones are GPU placeholders standing for every
+// GPU axis it has, is a benchmark name: it is looked up directly rather than matched.
+bool is_benchmark_name(const std::string& key) {
+  if (key.find_first_of("*?[\\") == std::string::npos) return true;
+  return gpu_placeholders(key) > 0 && generalise_gpu_name(key, nullptr) == key;
+}
+
+void read_patterns(const JsonAt& node, Tolerances& t) {
+  for (const auto& [key, value] : node.members()) {
+    std::string why;
+    if (!valid_glob(key, &why)) value.fail("bad pattern: " + why);
+    (is_benchmark_name(key) ? t.names : t.patterns)[key] = read_scope(value);
+  }
+}
+
+std::vector<Tolerances::Source> read_derived_from(const JsonAt& node) {
+  node.only_keys({"runs", "files"});
+  std::vector<Tolerances::Source> sources;
+  for (const JsonAt& item : node.at("files").items()) {
+    item.only_keys({"file", "date", "git_commit", "gpu", "command"});
+    sources.push_back({item.at("file").str(), optional_string(item, "date"), optional_string(item, "git_commit"),
+                       optional_string(item, "gpu"), optional_string(item, "command")});
+  }
+  const JsonAt runs = node.at("runs");
+  if (runs.integer() != static_cast<long long>(sources.size()))
+    runs.fail("says " + std::to_string(runs.integer()) + " runs, \"files\" lists " + std::to_string(sources.size()));
+  if (sources.empty()) runs.fail("a derived file is derived from at least one run");
+  return sources;
 }
 
 }  // namespace
 
 Tolerances parse_tolerances(const JsonAt& node) {
-  node.only_keys({"description", "default_pct", "suites", "families", "patterns", "metrics"});
+  node.only_keys({"description", "derived_from", "default_pct", "suites", "families", "patterns", "metrics"});
   Tolerances t;
   if (auto description = node.find("description")) description->str();
+  if (auto derived = node.find("derived_from")) t.derived_from = read_derived_from(*derived);
   if (auto pct = node.find("default_pct")) t.default_pct = read_pct(*pct);
   if (auto suites = node.find("suites")) t.suites = read_scopes(*suites);
   if (auto families = node.find("families")) t.families = read_scopes(*families);
-  if (auto patterns = node.find("patterns")) t.patterns = read_scopes(*patterns);
-  if (auto metrics = node.find("metrics")) t.metrics = read_metric_pcts(*metrics);
+  if (auto patterns = node.find("patterns")) read_patterns(*patterns, t);
+  if (auto metrics = node.find("metrics")) t.metrics = read_metric_values(*metrics, read_pct);
   return t;
 }
 
 nlohmann::json to_json(const Tolerances& t) {
   nlohmann::json out = nlohmann::json::object();
+  if (t.derived_from) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const Tolerances::Source& s : *t.derived_from)
+      files.push_back({{"file", s.file}, {"date", s.date}, {"git_commit", s.git_commit}, {"gpu", s.gpu},
+                       {"command", s.command}});
+    out["derived_from"] = {{"runs", t.derived_from->size()}, {"files", files}};
+  }
   if (t.default_pct) out["default_pct"] = *t.default_pct;
   for (const auto& [key, scopes] : {std::pair("suites", &t.suites), std::pair("families", &t.families),
-                                    std::pair("patterns", &t.patterns)})
+                                    std::pair("patterns", &t.names), std::pair("patterns", &t.patterns)})
     for (const auto& [name, scope] : *scopes) {
       nlohmann::json& entry = out[key][name] = nlohmann::json::object();
       if (scope.pct) entry["pct"] = *scope.pct;
       if (!scope.metrics.empty()) entry["metrics"] = scope.metrics;
+      if (!scope.min_change.empty()) entry["min_change"] = scope.min_change;
     }
   if (!t.metrics.empty()) out["metrics"] = t.metrics;
   return out;
@@ -75,84 +129,70 @@ Tolerances load_tolerances(const std::string& path) {
 
 namespace {
 
-// DESIGN.md's suites: a tolerance file may cover suites a run leaves out.
-constexpr const char* kKnownSuites[] = {"memory", "transfer", "launch", "gemm", "conv", "attention", "collective"};
+// The benchmark's entry under "patterns": exact name, name with GPU placeholders, longest glob.
+const Tolerances::Scope* pattern_scope(const Tolerances& t, const BenchmarkResult& b) {
+  if (auto it = t.names.find(b.name); it != t.names.end()) return &it->second;
+  if (!t.names.empty())
+    if (auto it = t.names.find(generalise_gpu_name(b.name, nullptr)); it != t.names.end()) return &it->second;
+  const std::pair<const std::string, Tolerances::Scope>* longest = nullptr;
+  for (const auto& entry : t.patterns)
+    if (fnmatch(entry.first.c_str(), b.name.c_str(), 0) == 0 && (!longest || entry.first.size() > longest->first.size()))
+      longest = &entry;
+  return longest ? &longest->second : nullptr;
+}
 
-[[noreturn]] void names_nothing(const std::string& file, const std::string& place, const std::string& what) {
-  throw UsageError{kExitBadInput, file + ": " + place + ": " + what};
+std::optional<double> scoped_pct(const Tolerances::Scope* scope, const std::string& metric) {
+  if (!scope) return std::nullopt;
+  auto m = scope->metrics.find(metric);
+  return m != scope->metrics.end() ? std::optional<double>(m->second) : scope->pct;
+}
+
+const Tolerances::Scope* find_scope(const std::map<std::string, Tolerances::Scope>& scopes, const std::string& key) {
+  auto it = scopes.find(key);
+  return it == scopes.end() ? nullptr : &it->second;
 }
 
 }  // namespace
 
-void validate_tolerances(const Tolerances& t, const std::string& file, const std::vector<const ResultFile*>& runs) {
-  std::set<std::string> suites, families, metrics;
-  for (const ResultFile* run : runs)
-    for (const BenchmarkResult& b : run->benchmarks) {
-      suites.insert(b.suite);
-      families.insert(b.family);
-      for (const auto& [metric, m] : b.metrics) metrics.insert(metric);
-      if (!b.primary_metric.empty()) metrics.insert(b.primary_metric);
-    }
-  const auto known = std::begin(kKnownSuites), known_end = std::end(kKnownSuites);
-  auto check_metrics = [&](const std::string& place, const std::map<std::string, double>& pcts, bool present) {
-    for (const auto& [metric, pct] : pcts)
-      if (present && !metrics.count(metric))
-        names_nothing(file, place + "/metrics/" + metric, "no benchmark of the compared files has the metric \"" +
-                                                               metric + "\"");
-  };
-  for (const auto& [suite, scope] : t.suites) {
-    if (!suites.count(suite) && std::find(known, known_end, suite) == known_end)
-      names_nothing(file, "/suites/" + suite, "no suite \"" + suite + "\" (in the compared files or known)");
-    check_metrics("/suites/" + suite, scope.metrics, suites.count(suite) > 0);
-  }
-  // A family is held to the files only where they hold its suite; a pattern by its literal
-  // suite and family (its sizes and other axes may belong to another sweep the file serves).
-  auto check_family = [&](const std::string& place, const std::string& family) {
-    const std::string suite = family.substr(0, family.find('/'));
-    const bool literal_family = family.find('/') != std::string::npos && family.find_first_of("*?[") == std::string::npos;
-    if (suite.find_first_of("*?[") != std::string::npos) return;
-    if (!suites.count(suite) && std::find(known, known_end, suite) == known_end)
-      names_nothing(file, place, "no suite \"" + suite + "\" (in the compared files or known)");
-    if (literal_family && suites.count(suite) && !families.count(family))
-      names_nothing(file, place, "no family \"" + family + "\" in the compared files");
-  };
-  for (const auto& [family, scope] : t.families) {
-    check_family("/families/" + family, family);
-    check_metrics("/families/" + family, scope.metrics, families.count(family) > 0);
-  }
-  for (const auto& [pattern, scope] : t.patterns) {
-    const auto second = pattern.find('/', pattern.find('/') + 1);
-    check_family("/patterns/" + pattern, pattern.substr(0, second));
-    bool matched = false;
-    for (const ResultFile* run : runs)
-      for (const BenchmarkResult& b : run->benchmarks)
-        matched = matched || fnmatch(pattern.c_str(), b.name.c_str(), 0) == 0;
-    check_metrics("/patterns/" + pattern, scope.metrics, matched);
-  }
-  check_metrics("", t.metrics, true);
-}
-
-double Tolerances::pct_for(const BenchmarkResult& benchmark, const std::string& metric,
-                           double fallback) const {
-  auto scoped = [&](const std::map<std::string, Scope>& scopes,
-                    const std::string& key) -> std::optional<double> {
-    auto it = scopes.find(key);
-    if (it == scopes.end()) return std::nullopt;
-    auto m = it->second.metrics.find(metric);
-    if (m != it->second.metrics.end()) return m->second;
-    return it->second.pct;
-  };
-  const std::string* longest = nullptr;
-  for (const auto& [pattern, scope] : patterns)
-    if (fnmatch(pattern.c_str(), benchmark.name.c_str(), 0) == 0 && (!longest || pattern.size() > longest->size()))
-      longest = &pattern;
-  if (longest)
-    if (auto pct = scoped(patterns, *longest)) return *pct;
-  if (auto pct = scoped(families, benchmark.family)) return *pct;
-  if (auto pct = scoped(suites, benchmark.suite)) return *pct;
+double Tolerances::pct_for(const BenchmarkResult& benchmark, const std::string& metric, double fallback) const {
+  for (const Scope* scope : {pattern_scope(*this, benchmark), find_scope(families, benchmark.family),
+                             find_scope(suites, benchmark.suite)})
+    if (auto pct = scoped_pct(scope, metric)) return *pct;
   auto m = metrics.find(metric);
   if (m != metrics.end()) return m->second;
   return default_pct.value_or(fallback);
+}
+
+double Tolerances::min_change_for(const BenchmarkResult& benchmark, const std::string& metric) const {
+  for (const Scope* scope : {pattern_scope(*this, benchmark), find_scope(families, benchmark.family),
+                             find_scope(suites, benchmark.suite)})
+    if (scope)
+      if (auto it = scope->min_change.find(metric); it != scope->min_change.end()) return it->second;
+  return 0;
+}
+
+double Tolerances::threshold_for(const BenchmarkResult& benchmark, const std::string& metric, double reference,
+                                 bool in_points, double fallback) const {
+  const double pct = pct_for(benchmark, metric, fallback);
+  const double change = min_change_for(benchmark, metric);
+  if (change <= 0) return pct;
+  if (in_points) return std::max(pct, change);
+  // From a reference of 0 any change is infinite: min_change cannot widen it further.
+  return reference != 0 ? std::max(pct, 100 * change / std::fabs(reference)) : pct;
+}
+
+Tolerances tolerances_for(const std::string& option, const std::vector<const ResultFile*>& runs) {
+  if (option == "none") return {};
+  if (!option.empty()) {
+    Tolerances named = load_tolerances(option);
+    validate_tolerances(named, option, runs);
+    return named;
+  }
+  if (auto shipped = find_config_file("tolerance.json")) return load_tolerances(*shipped);
+  std::string searched;
+  for (const std::string& folder : config_search_path()) searched += (searched.empty() ? "" : ", ") + folder;
+  throw UsageError{kExitBadInput, "cannot find the shipped tolerance.json (looked in " + searched +
+                                      "): give --tolerance FILE, or --tolerance none for no thresholds but --threshold"};
 }
 
 }  // namespace gpubench

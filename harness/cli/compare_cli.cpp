@@ -137,17 +137,20 @@ void add_compare_command(CLI::App& app, int* exit_code) {
   struct Options {
     std::vector<std::string> files;
     std::optional<double> threshold;
-    std::string tolerance_path, format = "table";
+    std::optional<std::string> tolerance;
+    std::string format = "table";
     bool fleet = false, allow_missing = false;
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("files", options->files, "BASE.json NEW.json, or RUN.json... with --fleet")
       ->required();  // unreadable files are reported by the loader: file name, reason, exit 2
   cmd->add_option("--threshold", options->threshold,
-                  "change in percent below which nothing regresses (default 3; 5 with --fleet)")
+                  "change in percent below which nothing regresses (default 3; 5 with --fleet); alone, "
+                  "it replaces the shipped tolerance file, with --tolerance FILE it is the file's fallback")
       ->check(checked_number([](double pct) { return number_range_problem(pct, 0, 1000); }));
-  cmd->add_option("--tolerance", options->tolerance_path,
-                  "tolerance file: per-suite, per-family and per-metric thresholds");
+  cmd->add_option("--tolerance", options->tolerance,
+                  "tolerance file (per-suite, per-family, per-benchmark thresholds), or none; "
+                  "default: the shipped configs/tolerance.json");
   cmd->add_option("--format", options->format, "table, md or json")
       ->check(CLI::IsMember({"table", "md", "json"}));
   cmd->add_flag("--allow-missing", options->allow_missing,
@@ -155,15 +158,13 @@ void add_compare_command(CLI::App& app, int* exit_code) {
   cmd->add_flag("--fleet", options->fleet,
                 "many runs of like machines: flag runs worse than the fleet median");
   cmd->callback([options, exit_code] {
-    const Tolerances tolerances =
-        options->tolerance_path.empty() ? Tolerances{} : load_tolerances(options->tolerance_path);
     std::vector<ResultFile> runs;
     for (const std::string& path : options->files) runs.push_back(load_judged_run(path));
-    if (!options->tolerance_path.empty()) {
-      std::vector<const ResultFile*> read;
-      for (const ResultFile& run : runs) read.push_back(&run);
-      validate_tolerances(tolerances, options->tolerance_path, read);
-    }
+    std::vector<const ResultFile*> read;
+    for (const ResultFile& run : runs) read.push_back(&run);
+    // --threshold alone asks for one threshold everywhere, not the shipped file's.
+    const Tolerances tolerances =
+        tolerances_for(options->tolerance ? *options->tolerance : options->threshold ? "none" : "", read);
     if (options->fleet) {
       if (runs.size() < 2) throw UsageError{kExitBadInput, "compare --fleet needs at least two result files"};
       FleetOptions fleet;

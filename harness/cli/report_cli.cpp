@@ -53,10 +53,7 @@ int write_report(const ReportOptions& options) {
     } else {
       base = loaded_run(base_path, json);
       CompareOptions compare;
-      if (!options.tolerance_path.empty()) {
-        compare.tolerances = load_tolerances(options.tolerance_path);
-        validate_tolerances(compare.tolerances, options.tolerance_path, {&base->figures, &run.figures});
-      }
+      compare.tolerances = tolerances_for(options.tolerance_path, {&base->figures, &run.figures});
       const Comparison comparison = compare_runs(base->figures, run.figures, compare);
       verdicts = verdict_table(comparison);
       flagged = changed_benchmarks(comparison);
@@ -88,7 +85,7 @@ void add_report_command(CLI::App& app, int* exit_code) {
   cmd->add_option("--baseline", options->baseline_path,
                   "a result file to compare against, or a baseline file (configs/baselines/<model>.json) to check against");
   cmd->add_option("-o,--out", options->out_path, "the HTML file to write")->required();
-  cmd->add_option("--tolerance", options->tolerance_path, "tolerance file for the comparison, as compare takes it");
+  cmd->add_option("--tolerance", options->tolerance_path, "tolerance file for the comparison, or none, as compare takes it (default: the shipped one)");
   cmd->callback([options, exit_code] { *exit_code = write_report(*options); });
 }
 

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Every pair of committed same-build runs compares clean with the shipped tolerance.
+
+  same_build_pairs.py GPUBENCH SOURCE_DIR
+
+The runs under results/<gpu>/*.json are grouped into sets of one build, one GPU model and one
+command line (the output paths left out), as scripts/derive_tolerance.py groups them. For every
+set of two runs or more, `gpubench compare A B` of every ordered pair and `gpubench compare
+--fleet` of the whole set, with compare's defaults (the shipped configs/tolerance.json), must
+exit 0 with nothing regressed or flagged. DESIGN.md, "Comparator": two healthy runs of one build
+compare clean.
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from derive_tolerance import preset_of  # noqa: E402
+
+
+def run_key(path):
+    with open(path) as f:
+        doc = json.load(f)
+    gb = doc.get("context", {}).get("gpubench", {})
+    gpus = gb.get("gpus") or [{}]
+    return gb.get("git_commit", ""), gpus[0].get("name", ""), preset_of(gb.get("command_line", ""))
+
+
+def gpubench(exe, args):
+    done = subprocess.run([exe] + args, capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def main():
+    exe, source = sys.argv[1], sys.argv[2]
+    sets = defaultdict(list)
+    for path in sorted(glob.glob(os.path.join(source, "results", "*", "*.json"))):
+        sets[run_key(path)].append(path)
+    failures, pairs = 0, 0
+    for (commit, gpu, command), paths in sorted(sets.items()):
+        if len(paths) < 2:
+            continue
+        names = [os.path.relpath(p, source) for p in paths]
+        print(f"{len(paths)} runs of {commit} on {gpu}: {command}\n  " + ", ".join(names))
+        commands = [[a, b] for a in paths for b in paths if a != b] + [["--fleet"] + paths]
+        for args in commands:
+            pairs += args[0] != "--fleet"
+            rc, out, err = gpubench(exe, ["compare"] + args)
+            clean = " 0 regressed," in out if args[0] != "--fleet" else " 0 outlier, 0 missing, 0 not ok" in out
+            if rc != 0 or not clean:
+                failures += 1
+                shown = " ".join(os.path.relpath(a, source) if os.path.isabs(a) else a for a in args)
+                print(f"FAIL exit {rc}: gpubench compare {shown}")
+                for line in (out + err).splitlines():
+                    if any(word in line for word in ("regressed", "outlier", "not_ok", "missing", "gpubench:")):
+                        print("  " + line[:200])
+    print(f"same-build pairs: {pairs} pairs and {len([s for s in sets.values() if len(s) >= 2])} fleets, "
+          f"{failures} not clean")
+    return 1 if failures or not pairs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
