@@ -13,6 +13,7 @@
 #include "harness/report/exit_codes.h"
 #include "harness/report/json_at.h"
 #include "harness/report/run_document.h"
+#include "harness/report/tuned_choice.h"
 
 namespace gpubench {
 
@@ -39,6 +40,8 @@ struct BenchmarkResult {
   double plausibility_factor = 1;  // BenchResult::plausibility_factor
   bool throttled = false;
   std::vector<std::string> throttle_reasons;
+  // What a tuned family chose (gpubench.choice): the distinct choices of its repetitions.
+  std::vector<TunedChoice> choices;
   bool ok() const { return status == "ok"; }
 };
 
