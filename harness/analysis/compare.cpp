@@ -229,6 +229,17 @@ void compare_pair(const BenchmarkResult& b, const BenchmarkResult& n,
   }
 }
 
+// The pair's rows are rows[first...]: the figure is the primary metric's (or the not-ok line).
+std::optional<ChoiceChange> choice_change(const BenchmarkResult& b, const BenchmarkResult& n,
+                                          const std::vector<MetricComparison>& rows, std::size_t first) {
+  if (!choices_differ(b.choices, n.choices)) return std::nullopt;
+  ChoiceChange change{n.name, choice_text(b.choices, n.choices), choice_text(n.choices, b.choices),
+                      b.choices, n.choices, std::nullopt};
+  for (std::size_t i = first; i < rows.size() && !change.figure; ++i)
+    if (rows[i].metric == n.primary_metric || !n.ok()) change.figure = rows[i];
+  return change;
+}
+
 }  // namespace
 
 Comparison compare_runs(const ResultFile& base, const ResultFile& now, const CompareOptions& options) {
@@ -255,7 +266,9 @@ Comparison compare_runs(const ResultFile& base, const ResultFile& now, const Com
       continue;
     }
     paired.insert(n->name);
+    const std::size_t first = out.rows.size();
     compare_pair(b, *n, options, out.rows);
+    if (auto change = choice_change(b, *n, out.rows, first)) out.choice_changes.push_back(std::move(*change));
   }
   for (const BenchmarkResult& n : now.benchmarks)
     if (!paired.count(n.name))

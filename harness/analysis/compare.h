@@ -37,6 +37,15 @@ struct ContextDifference {
 };
 std::vector<ContextDifference> context_differences(const std::vector<const ResultFile*>& runs);
 
+// A tuned benchmark whose chosen algorithm or engine differs between the runs, beside what
+// its primary figure did: the first question after a driver or library upgrade moves a figure.
+struct ChoiceChange {
+  std::string benchmark;  // name in NEW
+  std::string base_choice, new_choice;  // tuned_choice.h's choice_text
+  std::vector<TunedChoice> base, now;
+  std::optional<MetricComparison> figure;  // the primary metric's row (its verdict: did it move)
+};
+
 struct CompareOptions {
   double threshold_pct = 3;        // when the tolerances say nothing more specific
   double alpha = 0.05;             // significance level of the U test
@@ -54,6 +63,7 @@ struct Comparison {
   std::vector<MetricComparison> rows;  // sorted: worst verdicts first, then by name
   // Why BASE or NEW cannot be judged (judgeable.h), one line each, BASE's first.
   std::vector<std::string> unjudgeable;
+  std::vector<ChoiceChange> choice_changes;  // in BASE's order
   bool allow_missing = false;
   int count(Verdict verdict) const;
   // A run that cannot be judged, a regression, a benchmark not ok in NEW, or (unless

@@ -74,6 +74,44 @@ std::string summary_line(const Comparison& c) {
   return out + (c.failed() ? " -> FAIL" + unjudgeable_note(c.unjudgeable) + "\n" : " -> ok\n");
 }
 
+std::string figure_change(const std::optional<MetricComparison>& figure) {
+  if (!figure || !figure->base || !figure->now) return "-";
+  return format_change(figure->change_pct, figure->change_in_points);
+}
+
+// Tuned benchmarks whose chosen algorithm or engine changed, beside what the figure did.
+std::string render_choice_changes(const Comparison& c, bool md) {
+  if (c.choice_changes.empty()) return "";
+  TextTable table{{"benchmark", "base choice", "new choice", "metric", "change", "verdict"}, {},
+                  {false, false, false, false, true, false}};
+  for (const ChoiceChange& change : c.choice_changes)
+    table.rows.push_back({change.benchmark, change.base_choice, change.new_choice,
+                          change.figure ? change.figure->metric : "-", figure_change(change.figure),
+                          change.figure ? verdict_text(*change.figure) : "-"});
+  const std::string title = "Chosen algorithm or engine changed in " + std::to_string(c.choice_changes.size()) +
+                            " tuned benchmark" + (c.choice_changes.size() == 1 ? "" : "s");
+  return md ? "\n#### " + title + "\n\n" + table.to_markdown() : "\n" + title + ":\n" + table.to_text();
+}
+
+nlohmann::json choice_changes_json(const Comparison& c) {
+  auto identities = [](const std::vector<TunedChoice>& choices) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const TunedChoice& choice : choices) out.push_back(choice.identity);
+    return out;
+  };
+  nlohmann::json out = nlohmann::json::array();
+  for (const ChoiceChange& change : c.choice_changes) {
+    const auto& f = change.figure;
+    out.push_back({{"benchmark", change.benchmark}, {"base_choice", change.base_choice},
+                   {"new_choice", change.new_choice}, {"base_identity", identities(change.base)},
+                   {"new_identity", identities(change.now)}, {"metric", f ? nlohmann::json(f->metric) : nullptr},
+                   {"change_pct", f && f->base && f->now && std::isfinite(f->change_pct)
+                                      ? nlohmann::json(f->change_pct) : nlohmann::json()},
+                   {"verdict", f ? nlohmann::json(to_string(f->verdict)) : nullptr}});
+  }
+  return out;
+}
+
 nlohmann::json comparison_json(const Comparison& c) {
   auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   nlohmann::json out = {{"schema", "gpubench-compare/1"}, {"base", c.base_path},
@@ -97,6 +135,7 @@ nlohmann::json comparison_json(const Comparison& c) {
                            {"base_noise_pct", r.base_noise_pct}, {"new_noise_pct", r.new_noise_pct},
                            {"p_value", optional(r.p_value)}, {"threshold_pct", r.threshold_pct},
                            {"verdict", to_string(r.verdict)}, {"status", r.status}, {"note", r.note}});
+  out["choice_changes"] = choice_changes_json(c);
   return out;
 }
 
@@ -127,7 +166,7 @@ std::string render_comparison(const Comparison& c, const std::string& format) {
   const int unchanged = c.count(Verdict::kSame) - static_cast<int>(std::count_if(
       c.rows.begin(), c.rows.end(), [](const auto& r) { return r.verdict == Verdict::kSame && !r.note.empty(); }));
   if (!table.rows.empty()) out += (md ? table.to_markdown() : table.to_text()) + "\n";
-  out += std::to_string(unchanged) + " unchanged lines not shown.\n";
+  out += std::to_string(unchanged) + " unchanged lines not shown.\n" + render_choice_changes(c, md);
   return out + (md ? "\n" : "") + summary_line(c);
 }
 

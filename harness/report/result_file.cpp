@@ -111,6 +111,7 @@ void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
       if (std::find(b.throttle_reasons.begin(), b.throttle_reasons.end(), text) == b.throttle_reasons.end())
         b.throttle_reasons.push_back(text);
     }
+  add_choice(r.choice, b.choices);
   fail_unverified(r, b);
   if (r.status == Status::kOk)
     for (const auto& [name, metric] : r.metrics) add_repetition(metric, parts.metrics[name]);

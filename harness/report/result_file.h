@@ -13,6 +13,7 @@
 #include "harness/report/exit_codes.h"
 #include "harness/report/json_at.h"
 #include "harness/report/run_document.h"
+#include "harness/report/tuned_choice.h"
 
 namespace gpubench {
 
@@ -41,6 +42,8 @@ struct BenchmarkResult {
   std::vector<std::string> throttle_reasons;
   std::vector<int> repetition_indices;     // each entry's repetition_index, in file order
   std::vector<std::string> null_figures;   // BenchResult::null_figures of its ok entries
+  // What a tuned family chose (gpubench.choice): the distinct choices of its repetitions.
+  std::vector<TunedChoice> choices;
   bool ok() const { return status == "ok"; }
 };
 
