@@ -90,6 +90,10 @@ TEST(Judgeable, ANullOrNonFiniteSampleFailsItsBenchmark) {
                                                       ": cannot be judged: metric bandwidth_gbps: 1 of 10 "
                                                       "samples is null or not finite"});
   EXPECT_TRUE(run.find(kCopy)->ok());
+  // Judged again, it keeps its judgement (the failed benchmark's reason is not lost).
+  ResultFile again = run;
+  EXPECT_EQ(judge_run(again).size(), 1u);
+  EXPECT_EQ(again.find(kTriad)->error, triad.error);
 }
 
 TEST(Judgeable, NullMediansAndFiguresFailTheirBenchmark) {

@@ -100,7 +100,8 @@ std::vector<std::string> benchmark_reasons(const BenchmarkResult& b, const std::
 }  // namespace
 
 const std::vector<UnjudgeableReason>& judge_run(ResultFile& run) {
-  run.unjudgeable.clear();
+  if (run.judged) return run.unjudgeable;
+  run.judged = true;
   run_reasons(run, run.unjudgeable);
   std::set<int> listed_gpus;
   for (const GpuInfo& g : run.gpus) listed_gpus.insert(g.index);

@@ -26,8 +26,8 @@
 namespace gpubench {
 
 // Decides, fails the benchmarks that cannot be judged and records every reason in
-// run.unjudgeable (run-wide reasons first, then benchmarks in file order); returns them. Call
-// it once per run, as it is read: a benchmark it failed is no longer ok to look at again.
+// run.unjudgeable (run-wide reasons first, then benchmarks in file order); returns them. A run
+// already judged keeps its judgement.
 const std::vector<UnjudgeableReason>& judge_run(ResultFile& run);
 
 // load_result_file or result_file_of, then judge_run: how the commands read the runs they judge.

@@ -53,7 +53,8 @@ struct UnjudgeableReason {
   std::string file;       // the run's path or label
   std::string benchmark;  // empty: the run as a whole
   std::string reason;
-  std::string line() const;  // "<file>: cannot be judged: ..." or "<file>: <benchmark>: cannot be judged: ..."
+  // "<file>: cannot be judged: <reason>", or "<file>: <benchmark>: cannot be judged: <reason>"
+  std::string line() const;
 };
 
 // A gpubench/1 result document, validated, with repetitions of a benchmark merged.
@@ -74,6 +75,7 @@ struct ResultFile {
   // Filled by judge_run (harness/analysis/judgeable.h), which every verdict calls on its runs
   // first: every verdict over a run with a reason here is a failure that names it.
   std::vector<UnjudgeableReason> unjudgeable;
+  bool judged = false;  // judge_run has decided
 
   const BenchmarkResult* find(const std::string& name) const;
   // Replaces the benchmark of the same name (or appends it): how check's retries land.
