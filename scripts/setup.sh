@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${GPUBENCH_BUILD_DIR:-$root/build}
 
-packages=(cmake ninja-build g++ libbenchmark-dev libbenchmark-tools python3-scipy python3-prometheus-client libcli11-dev nlohmann-json3-dev
+packages=(cmake ninja-build g++ libbenchmark-tools python3-scipy python3-prometheus-client libcli11-dev nlohmann-json3-dev
           libopenmpi-dev openmpi-bin clang
           libgtest-dev libgmock-dev
           chromium)  # the HTML report's headless-browser test (tests/test_report_command.cpp)
