@@ -291,7 +291,7 @@ TEST(CheckCli, ExitCodesAndRunner) {
   expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/h100.json", dir + "/run.json"}); },
                    "/applies_to/gpu_model");
   expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/none.json", dir + "/run.json"}); }, "cannot read");
-  expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/pass.json"}); }, "give a RUN.json");
+  expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/pass.json"}); }, "built without CUDA");
 
   // Without RUN.json, check asks the runner for the baseline's suites; retries by exact name.
   std::vector<RunRequest> requests;

@@ -94,6 +94,8 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   cmd->add_option("--out", options->out_path,
                   "write the report here (atomically) instead of stdout; a FILE.prom is in the Prometheus format");
   cmd->callback([options, exit_code, run_suites] {
+    const bool need_runner = options->run_path.empty() || options->check.retries > 0;
+    if (need_runner && !run_suites) throw UsageError{kExitBadInput, kBuiltWithoutCuda};
     const Baseline baseline = load_baseline(options->baseline_path);
     if (!options->out_path.empty()) check_writable(options->out_path);
     RunRequest request;
@@ -106,9 +108,6 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
         r.config_path = locate_baseline_file(baseline, baseline.run.config, config_search_path());
       return r;
     };
-    const bool need_runner = options->run_path.empty() || options->check.retries > 0;
-    if (need_runner && !run_suites)
-      throw UsageError{kExitBadInput, "check: this build cannot run benchmarks; give a RUN.json"};
     ResultFile run = options->run_path.empty()
                          ? result_file_of(run_suites(with_config(request)), "(benchmark run)")
                          : load_result_file(options->run_path);

@@ -27,7 +27,9 @@ struct RunRequest {
 using SuiteRunner = std::function<RunDocument(const RunRequest&)>;
 
 // The commands that measure (`gpubench [--suite ...]`, `list`, `info`): run_front_end.cpp in a
-// CUDA build, no_run_front_end.cpp in a -DGPUBENCH_CUDA=OFF build, which refuses them.
+// CUDA build, no_run_front_end.cpp in a -DGPUBENCH_CUDA=OFF build, which refuses them with
+// kExitBadInput and this message (a problem of the set-up, not of a GPU).
+inline constexpr const char* kBuiltWithoutCuda = "this gpubench was built without CUDA; use a CUDA build to measure";
 class RunFrontEnd {
  public:
   virtual ~RunFrontEnd() = default;
@@ -35,7 +37,7 @@ class RunFrontEnd {
   virtual std::optional<int> subcommand() = 0;
   // No subcommand given: run the benchmarks the options select.
   virtual int run(const std::string& command_line) = 0;
-  // What `check` runs when it is given no RUN.json; empty where nothing can run.
+  // What `check` runs when it is given no RUN.json or --retries; empty where nothing can run.
   virtual SuiteRunner suite_runner() = 0;
 };
 std::unique_ptr<RunFrontEnd> add_run_front_end(CLI::App& app);
