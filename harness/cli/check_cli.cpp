@@ -81,7 +81,8 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("--baseline", options->baseline_path, "baseline file, e.g. configs/baselines/h200.json")
-      ->required();
+      ->required()
+      ->transform(kConfigFileArgument);
   cmd->add_option("run", options->run_path, "result file to check; without it, check runs the suites");
   cmd->add_option("--retries", options->check.retries,
                   "re-run failing benchmarks up to N times before a failure stands")

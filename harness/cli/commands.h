@@ -11,9 +11,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/report/config_files.h"
 #include "harness/report/run_document.h"
 
 namespace gpubench {
+
+// The transform of every option that names a config file (--config, --baseline, --tolerance):
+// a shipped file is found from any directory (resolve_config_argument).
+inline const std::function<std::string(std::string)> kConfigFileArgument = resolve_config_argument;
 
 // What `check` asks the runner for when it is not given a RUN.json.
 struct RunRequest {

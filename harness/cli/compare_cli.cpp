@@ -143,7 +143,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
                   "change in percent below which nothing regresses (default 3; 5 with --fleet)")
       ->check(CLI::Range(0.0, 1000.0));
   cmd->add_option("--tolerance", options->tolerance_path,
-                  "tolerance file: per-suite, per-family and per-metric thresholds");
+                  "tolerance file: per-suite, per-family and per-metric thresholds")
+      ->transform(kConfigFileArgument);
   cmd->add_option("--format", options->format, "table, md or json")
       ->check(CLI::IsMember({"table", "md", "json"}));
   cmd->add_flag("--allow-missing", options->allow_missing,
