@@ -28,8 +28,13 @@
 # GPUBENCH_GPUS, GPUBENCH_RESULTS_DIR; the options above win over them.
 set -euo pipefail
 
+# <repo> holds configs/ and scripts/: a clone, or <prefix>/share/gpubench when installed,
+# whose binary is <prefix>/bin/gpubench.
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-gpubench=${GPUBENCH:-$repo/build/gpubench}
+case $repo in
+  */share/gpubench) gpubench=${GPUBENCH:-${repo%/share/gpubench}/bin/gpubench} ;;
+  *) gpubench=${GPUBENCH:-$repo/build/gpubench} ;;
+esac
 model=${GPUBENCH_MODEL:-h200}
 gpus=${GPUBENCH_GPUS:-}
 host=$(uname -n)

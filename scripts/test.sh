@@ -4,7 +4,7 @@
 # that nothing below the analysis and report layers comes to need the CUDA toolkit.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --tests
 cd "${GPUBENCH_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "$(nproc)" "$@"
 

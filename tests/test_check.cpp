@@ -322,7 +322,7 @@ TEST(CheckCli, ExitCodesAndRunner) {
                       baseline_doc({{{"name", kTriad}, {"metric", "bandwith_gbps"}, {"floor", 4000}}}).dump());
   expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/misspelt.json", dir + "/run.json"}); },
                    "/benchmarks/0/metric: \"memory/stream/op:triad/type:fp32\" names the metric \"bandwith_gbps\"");
-  expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/pass.json"}); }, "give a RUN.json");
+  expect_bad_input([&] { run_cli({"check", "--baseline", dir + "/pass.json"}); }, "built without CUDA");
 
   // Without RUN.json, check asks the runner for the baseline's suites; retries by exact name.
   std::vector<RunRequest> requests;

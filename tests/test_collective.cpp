@@ -118,6 +118,13 @@ TEST(CollectiveModel, RankToDevice) {
   EXPECT_THROW(rank_device(-1, {0}), std::invalid_argument);
 }
 
+// srun --gpus-per-task=1: each rank's CUDA_VISIBLE_DEVICES holds its own GPU, device 0 to it,
+// whatever its local rank.
+TEST(CollectiveModel, ARankSeeingOneGpuDrivesIt) {
+  for (int local_rank = 0; local_rank < 8; ++local_rank) EXPECT_EQ(rank_device(local_rank, {0}), 0);
+  EXPECT_EQ(rank_device(5, {3}), 3);  // the one GPU it may use, whatever its ordinal
+}
+
 TEST(CollectiveModel, RotationSpansTwiceTheL2) {
   const std::size_t l2 = 50u << 20;
   EXPECT_EQ(rotation_slots(2048, l2), (100u << 20) / 2048);

@@ -120,9 +120,12 @@ std::size_t element_bytes(const std::string& type) {
 }
 
 int rank_device(int local_rank, const std::vector<int>& devices) {
+  if (local_rank >= 0 && devices.size() == 1) return devices.front();
   if (local_rank < 0 || local_rank >= static_cast<int>(devices.size()))
-    throw std::invalid_argument("local rank " + std::to_string(local_rank) + " has no GPU of its own: the node has " +
-                                std::to_string(devices.size()) + " usable GPU(s); start one rank per GPU");
+    throw std::invalid_argument("local rank " + std::to_string(local_rank) + " has no GPU of its own: it sees " +
+                                std::to_string(devices.size()) +
+                                " usable GPU(s); start one rank per GPU, each seeing the node's GPUs or one "
+                                "of its own (srun --gpus-per-task=1)");
   return devices[static_cast<std::size_t>(local_rank)];
 }
 

@@ -58,8 +58,10 @@ std::vector<std::int64_t> quick_sizes();
 // Bytes of one element of a type axis value: fp32 4, bf16 2, fp16 2.
 std::size_t element_bytes(const std::string& type);
 
-// Which GPU a rank drives: the local rank's entry of the GPUs this process may use. Throws when
-// a node has more ranks than GPUs (two ranks sharing a GPU would measure neither).
+// Which GPU a rank drives, of the GPUs this process may use. A rank that sees one GPU drives it:
+// the launcher gave each rank its own (srun --gpus-per-task=1, or CUDA_VISIBLE_DEVICES set per
+// rank). A rank that sees the node's GPUs drives its local rank's entry. Throws when a node has
+// more ranks than the GPUs they see (two ranks sharing a GPU would measure neither).
 int rank_device(int local_rank, const std::vector<int>& devices);
 
 // How many slots of `footprint_bytes` (one collective's send and receive buffers) a rotation

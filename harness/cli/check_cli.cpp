@@ -88,7 +88,8 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   };
   auto options = std::make_shared<Options>();
   cmd->add_option("--baseline", options->baseline_path, "baseline file, e.g. configs/baselines/h200.json")
-      ->required();
+      ->required()
+      ->transform(kConfigFileArgument);
   cmd->add_option("run", options->run_path, "result file to check; without it, check runs the suites");
   cmd->add_option("--retries", options->check.retries,
                   "re-run failing benchmarks up to N times before a failure stands")
@@ -101,6 +102,8 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
   cmd->add_option("--out", options->out_path,
                   "write the report here (atomically) instead of stdout; a FILE.prom is in the Prometheus format");
   cmd->callback([options, exit_code, run_suites] {
+    const bool need_runner = options->run_path.empty() || options->check.retries > 0;
+    if (need_runner && !run_suites) throw UsageError{kExitBadInput, kBuiltWithoutCuda};
     const Baseline baseline = load_baseline(options->baseline_path);
     if (!options->out_path.empty()) check_writable(options->out_path);
     RunRequest request;
@@ -113,9 +116,6 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
         r.config_path = locate_baseline_file(baseline, baseline.run.config, config_search_path());
       return r;
     };
-    const bool need_runner = options->run_path.empty() || options->check.retries > 0;
-    if (need_runner && !run_suites)
-      throw UsageError{kExitBadInput, "check: this build cannot run benchmarks; give a RUN.json"};
     ResultFile run = options->run_path.empty()
                          ? judged_run(run_suites(with_config(request)), "(benchmark run)")
                          : load_judged_run(options->run_path);

@@ -11,9 +11,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/report/config_files.h"
 #include "harness/report/run_document.h"
 
 namespace gpubench {
+
+// The transform of every option that names a config file (--config, --baseline, --tolerance):
+// a shipped file is found from any directory (resolve_config_argument).
+inline const std::function<std::string(std::string)> kConfigFileArgument = resolve_config_argument;
 
 // What `check` asks the runner for when it is not given a RUN.json.
 struct RunRequest {
@@ -27,7 +32,9 @@ struct RunRequest {
 using SuiteRunner = std::function<RunDocument(const RunRequest&)>;
 
 // The commands that measure (`gpubench [--suite ...]`, `list`, `info`): run_front_end.cpp in a
-// CUDA build, no_run_front_end.cpp in a -DGPUBENCH_CUDA=OFF build, which refuses them.
+// CUDA build, no_run_front_end.cpp in a -DGPUBENCH_CUDA=OFF build, which refuses them with
+// kExitBadInput and this message (a problem of the set-up, not of a GPU).
+inline constexpr const char* kBuiltWithoutCuda = "this gpubench was built without CUDA; use a CUDA build to measure";
 class RunFrontEnd {
  public:
   virtual ~RunFrontEnd() = default;
@@ -35,7 +42,7 @@ class RunFrontEnd {
   virtual std::optional<int> subcommand() = 0;
   // No subcommand given: run the benchmarks the options select.
   virtual int run(const std::string& command_line) = 0;
-  // What `check` runs when it is given no RUN.json; empty where nothing can run.
+  // What `check` runs when it is given no RUN.json or --retries; empty where nothing can run.
   virtual SuiteRunner suite_runner() = 0;
 };
 std::unique_ptr<RunFrontEnd> add_run_front_end(CLI::App& app);

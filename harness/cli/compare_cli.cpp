@@ -189,7 +189,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
       ->check(checked_number([](double pct) { return number_range_problem(pct, 0, 1000); }));
   cmd->add_option("--tolerance", options->tolerance,
                   "tolerance file (per-suite, per-family, per-benchmark thresholds), or none; "
-                  "default: the shipped configs/tolerance.json");
+                  "default: the shipped configs/tolerance.json")
+      ->transform(kConfigFileArgument);
   cmd->add_option("--format", options->format, "table, md or json")
       ->check(CLI::IsMember({"table", "md", "json"}));
   cmd->add_flag("--allow-missing", options->allow_missing,

@@ -1,5 +1,6 @@
 // The measuring commands of a gpubench built with -DGPUBENCH_CUDA=OFF: compare, check with a
-// RUN.json, baseline and report work; anything that would run a benchmark says why it cannot.
+// RUN.json, baseline and report work; a run, `list`, `info`, and `check` without a RUN.json or
+// with --retries (which would run benchmarks) are refused before anything else happens.
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.h"
@@ -9,20 +10,15 @@
 namespace gpubench {
 namespace {
 
-constexpr const char* kNoCuda = "this gpubench was built without CUDA (-DGPUBENCH_CUDA=OFF): it compares, checks, "
-                                "makes baselines and reports; running benchmarks needs a CUDA build";
-
 class NoRunFrontEnd : public RunFrontEnd {
  public:
   explicit NoRunFrontEnd(CLI::App& app) { add_run_options(app, line_); }
   std::optional<int> subcommand() override {
-    if (line_.list->parsed() || line_.info->parsed()) throw UsageError{kExitNoGpu, kNoCuda};
+    if (line_.list->parsed() || line_.info->parsed()) throw UsageError{kExitBadInput, kBuiltWithoutCuda};
     return std::nullopt;
   }
-  int run(const std::string&) override { throw UsageError{kExitNoGpu, kNoCuda}; }
-  SuiteRunner suite_runner() override {
-    return [](const RunRequest&) -> RunDocument { throw UsageError{kExitNoGpu, kNoCuda}; };
-  }
+  int run(const std::string&) override { throw UsageError{kExitBadInput, kBuiltWithoutCuda}; }
+  SuiteRunner suite_runner() override { return {}; }
 
  private:
   RunCommandLine line_;

@@ -1,5 +1,6 @@
 #include "harness/cli/run_options.h"
 
+#include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
 #include "harness/report/number_rules.h"
 
@@ -10,7 +11,8 @@ void add_run_options(CLI::App& app, RunCommandLine& line) {
   app.add_option("--suite", run.suites, "suite(s) to run: transfer memory launch ... or all")->delimiter(',');
   app.add_option("--filter", run.filter, "regular expression over benchmark names");
   app.add_option("--devices", run.devices, "GPUs to use: 0,1 or all")->capture_default_str();
-  app.add_option("--config", run.config_path, "JSON file of suites, settings and axis values");
+  app.add_option("--config", run.config_path, "JSON file of suites, settings and axis values")
+      ->transform(kConfigFileArgument);
   app.add_flag("--quick", run.quick, "smoke run of every selected family in seconds");
   app.add_option("--out", line.out_paths,
                  "also write the JSON document to this file; a FILE.prom gets the Prometheus text (repeatable)");
@@ -36,7 +38,8 @@ void add_run_options(CLI::App& app, RunCommandLine& line) {
   app.add_flag("--no-isolate", line.no_isolate, "run in this process instead of a worker per family (debugging)");
   line.list = app.add_subcommand("list", "families, their axes and defaults");
   line.list->add_option("--suite", line.list_suites, "only these suites")->delimiter(',');
-  line.list->add_option("--config", run.config_path, "show the sweep as this --config file makes it");
+  line.list->add_option("--config", run.config_path, "show the sweep as this --config file makes it")
+      ->transform(kConfigFileArgument);
   line.info = app.add_subcommand("info", "GPUs, driver, library versions, link matrix, health");
 }
 

@@ -1,10 +1,6 @@
 #include "harness/report/run_document.h"
 
-#include <benchmark/benchmark.h>
-#include <unistd.h>
-
 #include <cmath>
-#include <ctime>
 #include <map>
 
 #include "gpubench_git_commit.h"
@@ -18,13 +14,6 @@ constexpr const char* kSchema = "gpubench/1";
 // Google Benchmark's JSON layout version that these files follow (family_index and
 // per_family_instance_index, aggregate_name, skipped).
 constexpr int kGoogleBenchmarkSchemaVersion = 1;
-
-std::string iso_date() {
-  const std::time_t now = std::time(nullptr);
-  char buffer[64];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
-  return buffer;
-}
 
 json host_json(const HostInfo& h) {
   json caches = json::array();
@@ -117,22 +106,6 @@ json benchmarks_json(const std::vector<BenchResult>& results) {
 }
 
 }  // namespace
-
-HostInfo capture_host() {
-  const auto& cpu = benchmark::CPUInfo::Get();
-  HostInfo h;
-  h.date = iso_date();
-  h.host_name = benchmark::SystemInfo::Get().name;
-  char executable[4096] = {};
-  const ssize_t n = readlink("/proc/self/exe", executable, sizeof executable - 1);
-  h.executable = n > 0 ? std::string(executable, static_cast<std::size_t>(n)) : "gpubench";
-  h.num_cpus = cpu.num_cpus;
-  h.mhz_per_cpu = static_cast<int>(cpu.cycles_per_second / 1e6);
-  h.cpu_scaling_enabled = cpu.scaling == benchmark::CPUInfo::ENABLED;
-  for (const auto& c : cpu.caches) h.caches.push_back({c.type, c.level, c.size, c.num_sharing});
-  h.load_avg = cpu.load_avg;
-  return h;
-}
 
 RunDocument start_run_document(const Context& context, const std::string& command_line) {
   RunDocument doc;

@@ -9,28 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/report/context.h"
+#include "harness/report/host_info.h"
 #include "harness/report/json_at.h"
 #include "harness/report/result.h"
 
 namespace gpubench {
-
-// Google Benchmark's context fields: the host that ran the benchmarks.
-struct HostInfo {
-  struct Cache {
-    std::string type;
-    int level = 0;
-    long long size = 0;
-    int num_sharing = 0;
-  };
-  std::string date, host_name, executable;
-  int num_cpus = 0;
-  double mhz_per_cpu = 0;
-  bool cpu_scaling_enabled = false;
-  std::vector<Cache> caches;
-  std::vector<double> load_avg;
-};
-// This host now, through Google Benchmark's system information.
-HostInfo capture_host();
 
 struct RunDocument {
   HostInfo host;
