@@ -17,6 +17,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from derive_tolerance import preset_of  # noqa: E402
 

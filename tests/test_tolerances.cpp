@@ -156,6 +156,8 @@ TEST(Tolerances, EntriesWithinThePresentSuitesMustMatch) {
   run.bench("launch/event/op:record/gpu:gpu1", "record_us", samples(0.3, 1, 10), false);
   run.bench("launch/sync/wait:stream_sync/gpu:gpu0", "round_trip_us", samples(9, 1, 10), false);
   run.bench("launch/graph/nodes:1/gpu:gpu0", "graph_us", {}, false).status_of_last("failed", "boom");
+  run.bench("launch/stream/figure:enqueue/gpu:gpu0", "host_enqueue_us", samples(2, 1, 10), false);
+  run.bench("launch/stream/figure:round_trip/gpu:gpu0", "round_trip_us", {}, false).status_of_last("timeout", "60 s");
   const ResultFile r = run.parse();
   auto bad = [&](const std::string& text, const std::string& fragment) {
     expect_bad_input([&] { validate_tolerances(tolerances_of(text), "t.json", {&r}); }, fragment);
@@ -168,13 +170,14 @@ TEST(Tolerances, EntriesWithinThePresentSuitesMustMatch) {
       "/patterns/launch/event/op:record/*/min_change/record_s: no benchmark");
   bad(R"({"patterns": {"*/op:recrd/*": 5}})", "/patterns/*/op:recrd/*: matches no benchmark");
   bad(R"({"families": {"launch/sync": {"metrics": {"record_us": 5}}}})", "(they have: round_trip_us)");
+  // A family with a failed benchmark: which metrics that one would have had is unknown.
   good(R"({"patterns": {"launch/event/op:record/gpu:*": {"pct": 3, "min_change": {"record_us": 0.2}},
                         "launch/event/op:record/gpu:gpu1": 9, "*/op:record/*": 5},
-           "families": {"launch/graph": {"metrics": {"anything_us": 5}}},
+           "families": {"launch/graph": {"metrics": {"anything_us": 5}}, "launch/stream": {"metrics": {"round_trip_us": 5}}},
            "suites": {"memory": {"metrics": {"bandwidth_gbps": 4}}, "collective": 20}})");
   const std::string derived = R"("derived_from": {"runs": 1, "files": [{"file": "x.json"}]})";
-  good("{" + derived + R"(, "families": {"launch/stream": 5},
-        "patterns": {"launch/event/op:record_timing/gpu:*": 5, "launch/stream/figure:enqueue/gpu:*": 5}})");
+  good("{" + derived + R"(, "families": {"launch/graph_update": 5},
+        "patterns": {"launch/event/op:record_timing/gpu:*": 5, "launch/multi_stream/streams:1/gpu:*": 5}})");
   bad("{" + derived + R"(, "patterns": {"launch/event/opp:record/gpu:*": 5}})", "no axis \"opp\"");
   bad("{" + derived + R"(, "patterns": {"launch/event/op:record/gpu:*": {"min_change": {"record_s": 1}}}})",
       "min_change/record_s");

@@ -5,15 +5,6 @@
 namespace gpubench {
 namespace {
 
-std::vector<std::string> split(const std::string& name) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t slash; (slash = name.find('/', start)) != std::string::npos; start = slash + 1)
-    parts.push_back(name.substr(start, slash - start));
-  parts.push_back(name.substr(start));
-  return parts;
-}
-
 std::string join(const std::vector<std::string>& parts) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
@@ -35,13 +26,22 @@ int gpu_index(const std::string& value) {
 
 }  // namespace
 
+std::vector<std::string> name_components(const std::string& name) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t slash; (slash = name.find('/', start)) != std::string::npos; start = slash + 1)
+    parts.push_back(name.substr(start, slash - start));
+  parts.push_back(name.substr(start));
+  return parts;
+}
+
 bool is_gpu_axis(const std::string& axis) {
   return axis == "gpu" || axis == "src" || axis == "dst" || axis == "peer";
 }
 
 int gpu_placeholders(const std::string& name) {
   int count = 0;
-  for (const std::string& part : split(name)) {
+  for (const std::string& part : name_components(name)) {
     if (is_placeholder(part)) ++count;
     else if (part.find_first_of("*?[") != std::string::npos) return -1;
   }
@@ -50,7 +50,7 @@ int gpu_placeholders(const std::string& name) {
 
 std::vector<std::string> expand_gpu_name(const std::string& name, const std::vector<int>& gpus,
                                          bool unordered_pairs) {
-  std::vector<std::string> parts = split(name);
+  std::vector<std::string> parts = name_components(name);
   std::vector<std::size_t> slots;
   for (std::size_t i = 0; i < parts.size(); ++i)
     if (is_placeholder(parts[i])) slots.push_back(i);
@@ -80,7 +80,7 @@ std::vector<std::string> expand_gpu_name(const std::string& name, const std::vec
 }
 
 std::string generalise_gpu_name(const std::string& name, std::vector<int>* gpus) {
-  std::vector<std::string> parts = split(name);
+  std::vector<std::string> parts = name_components(name);
   for (std::string& part : parts) {
     const auto colon = part.find(':');
     if (colon == std::string::npos || !is_gpu_axis(part.substr(0, colon))) continue;

@@ -7,6 +7,9 @@
 
 namespace gpubench {
 
+// A name's components: "memory/stream/op:triad" -> {"memory", "stream", "op:triad"}.
+std::vector<std::string> name_components(const std::string& name);
+
 // The axes whose value names a GPU ("gpu:gpu3", "src:gpu0", "dst:gpu1", "peer:gpu2").
 bool is_gpu_axis(const std::string& axis);
 

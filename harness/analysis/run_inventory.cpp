@@ -1,19 +1,18 @@
 #include "harness/analysis/run_inventory.h"
 
+#include "harness/analysis/gpu_names.h"
+
 namespace gpubench {
 
 void add_holdings(Holdings& h, const BenchmarkResult& b) {
   // suite/family/axis:value/...: the axes start at the third component.
-  std::size_t start = b.name.find('/');
-  if (start != std::string::npos) start = b.name.find('/', start + 1);
-  while (start != std::string::npos) {
-    const std::size_t end = b.name.find('/', start + 1);
-    const std::string part = b.name.substr(start + 1, end == std::string::npos ? std::string::npos : end - start - 1);
-    const std::size_t colon = part.find(':');
-    if (colon != std::string::npos) h.axes.insert(part.substr(0, colon));
-    start = end;
+  const std::vector<std::string> parts = name_components(b.name);
+  for (std::size_t i = 2; i < parts.size(); ++i)
+    if (const std::size_t colon = parts[i].find(':'); colon != std::string::npos) h.axes.insert(parts[i].substr(0, colon));
+  if (!b.ok()) {
+    h.broken = h.broken || b.status != "skipped";
+    return;
   }
-  if (!b.ok()) return;
   h.measured = true;
   for (const auto& [metric, m] : b.metrics) h.metrics.insert(metric);
 }

@@ -13,6 +13,9 @@ namespace gpubench {
 
 struct Holdings {
   bool measured = false;          // some benchmark is ok: its metrics are known
+  // Some benchmark failed, timed out or was interrupted: which metrics it would have had is
+  // unknown, so an entry's metric cannot be judged against these holdings.
+  bool broken = false;
   std::set<std::string> metrics;  // of the ok benchmarks
   std::set<std::string> axes;     // the axis names in the benchmarks' names
 };

@@ -17,15 +17,6 @@ constexpr const char* kKnownSuites[] = {"memory", "transfer", "launch", "gemm", 
 
 bool has_glob(const std::string& text) { return text.find_first_of("*?[\\") != std::string::npos; }
 
-std::vector<std::string> components(const std::string& name) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t slash; (slash = name.find('/', start)) != std::string::npos; start = slash + 1)
-    parts.push_back(name.substr(start, slash - start));
-  parts.push_back(name.substr(start));
-  return parts;
-}
-
 class EntryCheck {
  public:
   EntryCheck(const Tolerances& t, const std::string& file, const std::vector<const ResultFile*>& runs)
@@ -51,7 +42,7 @@ class EntryCheck {
 
   void pattern(const std::string& key, const Tolerances::Scope& scope, bool is_name) {
     const std::string place = "/patterns/" + key;
-    const std::vector<std::string> parts = components(key);
+    const std::vector<std::string> parts = name_components(key);
     if (!has_glob(parts[0])) {
       if (!suite_applies(place, parts[0])) return;
       if (parts.size() > 1 && !has_glob(parts[1]) && !family_axes(place, parts))
@@ -120,9 +111,9 @@ class EntryCheck {
     return out;
   }
 
-  // An entry's metrics must be metrics of what it applies to, where any of that was measured.
+  // An entry's metrics must be metrics of what it applies to, where that was measured whole.
   void metrics(const std::string& place, const Tolerances::Scope& scope, const Holdings& holdings) const {
-    if (!holdings.measured) return;
+    if (!holdings.measured || holdings.broken) return;
     for (const auto& [member, values] : {std::pair("/metrics/", &scope.metrics), std::pair("/min_change/", &scope.min_change)})
       for (const auto& [metric, value] : *values)
         if (!holdings.metrics.count(metric))

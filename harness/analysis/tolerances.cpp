@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "harness/analysis/baseline.h"
@@ -141,40 +142,50 @@ const Tolerances::Scope* pattern_scope(const Tolerances& t, const BenchmarkResul
   return longest ? &longest->second : nullptr;
 }
 
-std::optional<double> scoped_pct(const Tolerances::Scope* scope, const std::string& metric) {
-  if (!scope) return std::nullopt;
-  auto m = scope->metrics.find(metric);
-  return m != scope->metrics.end() ? std::optional<double>(m->second) : scope->pct;
-}
-
 const Tolerances::Scope* find_scope(const std::map<std::string, Tolerances::Scope>& scopes, const std::string& key) {
   auto it = scopes.find(key);
   return it == scopes.end() ? nullptr : &it->second;
 }
 
-}  // namespace
-
-double Tolerances::pct_for(const BenchmarkResult& benchmark, const std::string& metric, double fallback) const {
-  for (const Scope* scope : {pattern_scope(*this, benchmark), find_scope(families, benchmark.family),
-                             find_scope(suites, benchmark.suite)})
-    if (auto pct = scoped_pct(scope, metric)) return *pct;
-  auto m = metrics.find(metric);
-  if (m != metrics.end()) return m->second;
-  return default_pct.value_or(fallback);
+// The scopes that may hold a benchmark's threshold, most specific first.
+using Scopes = std::array<const Tolerances::Scope*, 3>;
+Scopes scopes_for(const Tolerances& t, const BenchmarkResult& b) {
+  return {pattern_scope(t, b), find_scope(t.families, b.family), find_scope(t.suites, b.suite)};
 }
 
-double Tolerances::min_change_for(const BenchmarkResult& benchmark, const std::string& metric) const {
-  for (const Scope* scope : {pattern_scope(*this, benchmark), find_scope(families, benchmark.family),
-                             find_scope(suites, benchmark.suite)})
+double pct_in(const Tolerances& t, const Scopes& scopes, const std::string& metric, double fallback) {
+  for (const Tolerances::Scope* scope : scopes) {
+    if (!scope) continue;
+    if (auto m = scope->metrics.find(metric); m != scope->metrics.end()) return m->second;
+    if (scope->pct) return *scope->pct;
+  }
+  auto m = t.metrics.find(metric);
+  if (m != t.metrics.end()) return m->second;
+  return t.default_pct.value_or(fallback);
+}
+
+double min_change_in(const Scopes& scopes, const std::string& metric) {
+  for (const Tolerances::Scope* scope : scopes)
     if (scope)
       if (auto it = scope->min_change.find(metric); it != scope->min_change.end()) return it->second;
   return 0;
 }
 
+}  // namespace
+
+double Tolerances::pct_for(const BenchmarkResult& benchmark, const std::string& metric, double fallback) const {
+  return pct_in(*this, scopes_for(*this, benchmark), metric, fallback);
+}
+
+double Tolerances::min_change_for(const BenchmarkResult& benchmark, const std::string& metric) const {
+  return min_change_in(scopes_for(*this, benchmark), metric);
+}
+
 double Tolerances::threshold_for(const BenchmarkResult& benchmark, const std::string& metric, double reference,
                                  bool in_points, double fallback) const {
-  const double pct = pct_for(benchmark, metric, fallback);
-  const double change = min_change_for(benchmark, metric);
+  const Scopes scopes = scopes_for(*this, benchmark);
+  const double pct = pct_in(*this, scopes, metric, fallback);
+  const double change = min_change_in(scopes, metric);
   if (change <= 0) return pct;
   if (in_points) return std::max(pct, change);
   // From a reference of 0 any change is infinite: min_change cannot widen it further.

@@ -57,8 +57,9 @@ nlohmann::json to_json(const Tolerances& tolerances);
 // (one file serves partial runs), but that suite must exist. Within the suites the runs hold:
 // a family must be there; a pattern's literal family must be, its axis names must be that
 // family's, and it must match a benchmark; a metric must be one that the benchmarks the entry
-// applies to have (where any of them is ok). A derived file (derived_from) covers the sweeps it
-// was derived from, so its patterns for benchmarks these runs lack are not applied.
+// applies to have (judged where some are ok and none failed). A derived file (derived_from)
+// covers the sweeps it was derived from, so its families and patterns these runs lack are not
+// applied.
 void validate_tolerances(const Tolerances& tolerances, const std::string& file,
                          const std::vector<const ResultFile*>& runs);
 

@@ -86,7 +86,8 @@ void add_report_command(CLI::App& app, int* exit_code) {
                   "a result file to compare against, or a baseline file (configs/baselines/<model>.json) to check against")
       ->transform(kConfigFileArgument);
   cmd->add_option("-o,--out", options->out_path, "the HTML file to write")->required();
-  cmd->add_option("--tolerance", options->tolerance_path, "tolerance file for the comparison, or none, as compare takes it (default: the shipped one)")
+  cmd->add_option("--tolerance", options->tolerance_path,
+                  "tolerance file for the comparison, or none, as compare takes it (default: the shipped one)")
       ->transform(kConfigFileArgument);
   cmd->callback([options, exit_code] { *exit_code = write_report(*options); });
 }
