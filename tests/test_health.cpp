@@ -102,7 +102,8 @@ TEST(CheckUnknown, EccNullWarnsByDefaultAndFailsWhereTheBaselineAsksForEcc) {
   const nlohmann::json json = nlohmann::json::parse(render_check(asked, "json"));
   EXPECT_EQ(json["summary"]["unknown"], 2);
   const auto lines = json["lines"];
-  const auto ecc = std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l["subject"] == "health/gpu2/ecc"; });
+  const auto ecc =
+      std::find_if(lines.begin(), lines.end(), [](const auto& l) { return l["subject"] == "health/gpu2/ecc"; });
   ASSERT_NE(ecc, lines.end());
   EXPECT_EQ((*ecc)["unknown"], "ecc_enabled");
   EXPECT_EQ((*ecc)["result"], "fail");
@@ -175,10 +176,18 @@ TEST(CheckUnknown, ErrorCountersMissingOnOneGpuWarnNamingItOrFailWhereAsked) {
   EXPECT_EQ(find_line(check_run(baseline_with({{"error_counters", "fail"}}), run.parse()),
                       "health/gpu6/error_counters")->result,
             LineResult::kFail);
-  // And a run without any still says so once, failing where the baseline asks for counters.
+  // And a run without any still says so once, failing where the baseline asks for counters,
+  // also where NVML was not there to record them.
   EXPECT_EQ(find_line(check_run(baseline_with({{"error_counters", "fail"}}), healthy_run().parse()),
                       "health/error_counters")->result,
             LineResult::kFail);
+  ResultBuilder no_nvml = healthy_run();
+  no_nvml.gpubench_context()["nvml"] = {{"available", false}, {"error", "libnvidia-ml.so.1 not found"}};
+  const CheckReport blind = check_run(baseline_with({{"error_counters", "fail"}}), no_nvml.parse());
+  EXPECT_EQ(find_line(blind, "health/nvml")->result, LineResult::kWarn);
+  EXPECT_EQ(find_line(blind, "health/error_counters")->note,
+            "the run has no error counters (NVML unavailable): unchecked");
+  EXPECT_EQ(find_line(blind, "health/error_counters")->result, LineResult::kFail);
 }
 
 TEST(CheckUnknown, NvlinkCountersAbsentWhereNvlinksAreExpected) {

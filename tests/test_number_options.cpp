@@ -53,7 +53,8 @@ TEST(NumberOptions, EveryCommandRefusesBadNumbersNamingTheOption) {
       {"--suite memory --max-noise inf", "--max-noise: expected a positive number (got inf)"},
       {"--suite memory --cooldown-max-wait -1", "--cooldown-max-wait: expected a number >= 0 (got -1)"},
       {"--suite memory --repetitions 0", "--repetitions: expected a positive integer (at most 1000000) (got 0)"},
-      {"--suite memory --telemetry-interval nan", "--telemetry-interval: expected an integer from 0 to 60000 (got nan)"},
+      {"--suite memory --telemetry-interval nan",
+       "--telemetry-interval: expected an integer from 0 to 60000 (got nan)"},
   };
   for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);

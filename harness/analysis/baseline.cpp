@@ -1,53 +1,18 @@
 #include "harness/analysis/baseline.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <regex>
 #include <set>
 
-#include "harness/analysis/counter_limits.h"
 #include "harness/analysis/gpu_names.h"
 #include "harness/report/number_rules.h"
 #include "harness/report/stats.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
-
-const char* to_string(Severity severity) {
-  switch (severity) {
-    case Severity::kOff: return "off";
-    case Severity::kWarn: return "warn";
-    case Severity::kFail: return "fail";
-  }
-  return "?";
-}
-
-const char* policy_key(HealthRule rule) {
-  switch (rule) {
-    case HealthRule::kClocks: return "throttling";
-    case HealthRule::kEccErrors:
-    case HealthRule::kMemoryRetirement:
-    case HealthRule::kPcieReplay:
-    case HealthRule::kNvlinkErrors:
-    case HealthRule::kXid: return "error_counters";
-    default: return to_string(rule);
-  }
-}
-
-Severity HealthPolicy::severity(HealthRule rule) const {
-  switch (rule) {
-    case HealthRule::kPcieWidth: return pcie_width;
-    case HealthRule::kPcieGen: return pcie_gen;
-    case HealthRule::kNvlink: return nvlink;
-    case HealthRule::kEcc: return ecc;
-    case HealthRule::kMig: return mig;
-    case HealthRule::kClocks: return throttling;
-    default: return error_counters;
-  }
-}
 
 bool asks_for(const Baseline& b, HealthRule rule) {
   if (b.health.stated.count(policy_key(rule))) return true;
@@ -84,24 +49,6 @@ bool valid_glob(const std::string& pattern, std::string* why) {
 }
 
 namespace {
-
-// The severities of a health section by key, in the file's order.
-template <typename Policy>
-auto health_severities(Policy& h) {
-  using Field = std::pair<const char*, decltype((h.ecc))>;  // const where the policy is
-  return std::array<Field, 7>{Field{"pcie_gen", h.pcie_gen},     Field{"pcie_width", h.pcie_width},
-                              Field{"nvlink", h.nvlink},         Field{"ecc", h.ecc},
-                              Field{"mig", h.mig},               Field{"throttling", h.throttling},
-                              Field{"error_counters", h.error_counters}};
-}
-
-Severity read_severity(const JsonAt& node) {
-  const std::string s = node.str();
-  if (s == "off") return Severity::kOff;
-  if (s == "warn") return Severity::kWarn;
-  if (s == "fail") return Severity::kFail;
-  node.fail("expected \"off\", \"warn\" or \"fail\", found \"" + s + "\"");
-}
 
 double read_pct(const JsonAt& node, double max) {
   const double pct = node.num();
@@ -196,17 +143,6 @@ void read_run_spec(const JsonAt& node, RunSpec& run) {
   if (auto quick = node.find("quick")) run.quick = quick->boolean();
 }
 
-void read_health(const JsonAt& node, HealthPolicy& h) {
-  node.only_keys({"pcie_gen", "pcie_width", "nvlink", "ecc", "mig", "throttling", "error_counters",
-                  "counter_limits"});
-  for (const auto& [key, severity] : health_severities(h))
-    if (auto v = node.find(key)) {
-      severity = read_severity(*v);
-      h.stated.insert(key);
-    }
-  if (auto limits = node.find("counter_limits")) read_counter_limits(*limits, h.counter_limits);
-}
-
 }  // namespace
 
 Baseline parse_baseline(const nlohmann::json& doc, const std::string& file) {
@@ -225,7 +161,7 @@ Baseline parse_baseline(const nlohmann::json& doc, const std::string& file) {
     if (auto warn = defaults->find("warn_pct")) b.warn_pct = read_pct(*warn, 100);
     if (auto tol = defaults->find("tolerance_pct")) b.tolerance_pct = read_pct(*tol, 100);
   }
-  if (auto health = root.find("health")) read_health(*health, b.health);
+  if (auto health = root.find("health")) b.health = read_health_policy(*health);
   const JsonAt benchmarks = root.at("benchmarks");
   for (const JsonAt& entry : benchmarks.items()) b.expectations.push_back(read_expectation(entry));
   if (b.expectations.empty()) benchmarks.fail("no benchmarks: a baseline that expects nothing passes any node");
@@ -270,10 +206,7 @@ nlohmann::json to_json(const Baseline& b) {
   if (!b.run.filter.empty()) out["run"]["filter"] = b.run.filter;
   if (!b.run.config.empty()) out["run"]["config"] = b.run.config;
   out["defaults"] = {{"warn_pct", b.warn_pct}, {"tolerance_pct", b.tolerance_pct}};
-  // Only the checks the baseline names: naming one asks for its fields (asks_for).
-  nlohmann::json& health = out["health"] = {{"counter_limits", counter_limits_json(b.health.counter_limits)}};
-  for (const auto& [key, severity] : health_severities(b.health))
-    if (b.health.stated.count(key)) health[key] = to_string(severity);
+  out["health"] = to_json(b.health);
   out["benchmarks"] = nlohmann::json::array();
   for (const Expectation& e : b.expectations) {
     nlohmann::json entry = {{e.is_pattern ? "pattern" : "name", e.name}};
@@ -306,23 +239,6 @@ std::string model_of(const ResultFile& run) {
       throw UsageError{kExitBadInput, run.path + ": the run mixes GPU models (\"" + run.gpus[0].name +
                                           "\", \"" + g.name + "\"); a baseline is for one model"};
   return run.gpus[0].name;
-}
-
-// The health checks a baseline made from `run` names, and so asks for: those whose fields the
-// run read on every GPU, so that a node where one cannot be read fails rather than passes.
-std::set<std::string> readable_checks(const ResultFile& run) {
-  std::set<std::string> out;
-  const HealthPolicy defaults;
-  for (const auto& [key, severity] : health_severities(defaults)) out.insert(key);
-  for (const GpuInfo& g : run.gpus) {
-    if (g.error_counters.empty()) out.erase("error_counters");
-    // One link expected, so that the NVLink rule says whether the links could be read.
-    std::vector<HealthFinding> findings = gpu_health(g, 1);
-    for (HealthFinding& f : counter_health(g, CounterLimits{})) findings.push_back(std::move(f));
-    for (const HealthFinding& f : findings)
-      if (!f.unknown.empty()) out.erase(policy_key(f.rule));
-  }
-  return out;
 }
 
 }  // namespace

@@ -5,12 +5,11 @@
 // fields and bad patterns, naming the file and the JSON pointer.
 #include <algorithm>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "harness/analysis/compare.h"
-#include "harness/report/health.h"
+#include "harness/analysis/health_policy.h"
 #include "harness/report/result_file.h"
 
 namespace gpubench {
@@ -43,35 +42,6 @@ struct Expectation {
   // How many GPUs a node needs for the entry to apply: min_gpus, else one per placeholder.
   int gpus_needed() const { return min_gpus.value_or(std::max(1, placeholders)); }
 };
-
-enum class Severity { kOff, kWarn, kFail };
-const char* to_string(Severity severity);
-
-// Health checks from the run's context and telemetry, and what a finding counts as.
-struct HealthPolicy {
-  // A PCIe link may train down in generation at idle to save power (the context is captured
-  // at idle), so a lower generation only warns by default; a narrower link is a fault.
-  Severity pcie_gen = Severity::kWarn;
-  Severity pcie_width = Severity::kFail;
-  Severity nvlink = Severity::kFail;      // fewer active links than applies_to.nvlinks_per_gpu
-  Severity ecc = Severity::kFail;         // ECC disabled
-  Severity mig = Severity::kFail;         // MIG on: the benchmarks saw an instance, not the GPU
-  // Power capping under a heavy GEMM is normal operation on SXM parts; a warning says the
-  // figure was measured throttled without failing a healthy node.
-  Severity throttling = Severity::kWarn;
-  // What a suite may add to the error counters (health.h has the defaults and their source).
-  Severity error_counters = Severity::kFail;
-  CounterLimits counter_limits;
-  // The checks the baseline file names ("ecc", "error_counters", ...): a field such a check
-  // reads that could not be read counts as the check's severity; unnamed, it only warns.
-  std::set<std::string> stated;
-
-  Severity severity(HealthRule rule) const;
-};
-
-// The health section's key of a rule: "error_counters" for the five counter rules,
-// "throttling" for clocks, the rule's own name for the others.
-const char* policy_key(HealthRule rule);
 
 // What `check` runs when it is not given a RUN.json.
 struct RunSpec {
