@@ -4,7 +4,7 @@
 
 #include "harness/analysis/baseline.h"
 #include "harness/cli/commands.h"
-#include "harness/report/report.h"
+#include "harness/cli/output.h"
 
 namespace gpubench {
 
@@ -27,14 +27,13 @@ void add_baseline_command(CLI::App& app, int* exit_code) {
     for (const std::string& path : options->runs) runs.push_back(load_result_file(path));
     int skipped = 0;
     const Baseline baseline = make_baseline(runs, options->tolerance_pct, options->filter, &skipped);
-    const std::string text = to_json(baseline).dump(2) + "\n";
-    if (options->out_path.empty()) std::cout << text;
-    else write_file_atomically(options->out_path, text);
+    const bool written = write_output(to_json(baseline).dump(2) + "\n", options->out_path);
     std::cerr << "baseline: " << baseline.expectations.size() << " benchmarks from " << runs.size()
               << " run(s)";
     if (skipped) std::cerr << "; " << skipped << " left out (not ok in some run)";
     std::cerr << "\n";
     *exit_code = baseline.expectations.empty() ? kExitFailure : kExitOk;
+    if (!written) *exit_code = exit_code_with_failed_write(*exit_code);
   });
 }
 

@@ -1,11 +1,11 @@
 // `gpubench compare`: the command and its three renderings.
 #include <algorithm>
 #include <cmath>
-#include <iostream>
 #include <memory>
 #include <optional>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/output.h"
 #include "harness/analysis/compare.h"
 #include "harness/analysis/fleet.h"
 #include "harness/report/text_table.h"
@@ -166,8 +166,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
       fleet.threshold_pct = options->threshold.value_or(fleet.threshold_pct);
       fleet.tolerances = tolerances;
       const FleetReport report = compare_fleet(runs, fleet);
-      std::cout << render_fleet(report, options->format);
       *exit_code = report.failed() ? kExitFailure : kExitOk;
+      if (!write_output(render_fleet(report, options->format), "")) *exit_code = exit_code_with_failed_write(*exit_code);
       return;
     }
     if (runs.size() != 2)
@@ -177,8 +177,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
     compare.tolerances = tolerances;
     compare.allow_missing = options->allow_missing;
     const Comparison result = compare_runs(runs[0], runs[1], compare);
-    std::cout << render_comparison(result, options->format);
     *exit_code = result.failed() ? kExitFailure : kExitOk;
+    if (!write_output(render_comparison(result, options->format), "")) *exit_code = exit_code_with_failed_write(*exit_code);
   });
 }
 
