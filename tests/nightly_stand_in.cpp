@@ -1,9 +1,11 @@
 // A gpubench for tests/test_nightly.cpp: scripts/nightly.sh runs it as $GPUBENCH. A run
-// (no subcommand) writes the canned result $STAND_IN_RUN to --out and exits $STAND_IN_RUN_EXIT;
-// compare, check and baseline are the real commands, and check's retries get $STAND_IN_RETRY
-// (or fail with $STAND_IN_RETRY_ERROR) after opening the config file as the real runner does.
+// (no subcommand) writes the canned result $STAND_IN_RUN to --out and exits $STAND_IN_RUN_EXIT,
+// or dies of signal $STAND_IN_RUN_SIGNAL; compare, check and baseline are the real commands (their
+// stdout checked as gpubench's is), and check's retries get $STAND_IN_RETRY (or fail with
+// $STAND_IN_RETRY_ERROR) after opening the config file as the real runner does.
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/output.h"
 #include "harness/report/exit_codes.h"
 #include "harness/report/result_file.h"
 #include "harness/report/run_document.h"
@@ -39,6 +42,10 @@ int canned_run(int argc, char** argv) {
     return gpubench::kExitBadInput;
   }
   std::filesystem::copy_file(canned, out, std::filesystem::copy_options::overwrite_existing);
+  if (const char* signal = env("STAND_IN_RUN_SIGNAL")) {
+    std::signal(std::atoi(signal), SIG_DFL);
+    std::raise(std::atoi(signal));
+  }
   return env("STAND_IN_RUN_EXIT") ? std::atoi(env("STAND_IN_RUN_EXIT")) : gpubench::kExitOk;
 }
 
@@ -60,5 +67,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gpubench: %s\n", error.message.c_str());
     return error.code;
   }
-  return exit_code;
+  return gpubench::exit_code_after_stdout(exit_code);
 }

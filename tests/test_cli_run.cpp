@@ -1,12 +1,17 @@
 // Runs through the built binary: fault isolation with the CPU-only selftest families, in-process
-// runs, repetitions, --config selections, --out beside the table, the telemetry trace, the
-// output formats, and the environment (Google Benchmark's variables change nothing; NVML may be
-// absent). Nothing here needs a GPU; what would behave differently with one says so.
+// runs, repetitions, --config selections, --out beside the table, writes that fail (stdout on a
+// full device, an --out that fails), the telemetry trace, the output formats, and the
+// environment (Google Benchmark's variables change nothing; NVML may be absent). Nothing here
+// needs a GPU; what would behave differently with one says so.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -183,6 +188,58 @@ TEST(CliRun, OutWritesTheDocumentAndStdoutKeepsTheTable) {
   EXPECT_NE(r.out.find("benchmark"), std::string::npos);
   EXPECT_NE(r.out.find("selftest/cpu_faults/fault:none"), std::string::npos);
   EXPECT_NE(r.out.find("1 ok, 0 failed, 0 skipped"), std::string::npos) << r.out;
+}
+
+// The fallback file a failed write left, as stderr names it after `said` ("" when none).
+std::string fallback_named(const std::string& err, const std::string& said) {
+  std::smatch match;
+  return std::regex_search(err, match, std::regex(said + "(/[^ \n]+)")) ? match[1].str() : "";
+}
+
+TEST(CliRun, StdoutOnAFullDeviceIsExitTwoAndTheResultsAreKept) {
+  const std::string dir = temp_dir();
+  CommandResult r = testing::run_gpubench_to("/dev/full", kHealthy, "TMPDIR=" + dir);
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_NE(r.err.find("gpubench: stdout: cannot write: No space left on device"), std::string::npos) << describe(r);
+  const std::string kept = fallback_named(r.err, "gpubench: the results are in ");
+  ASSERT_EQ(kept.rfind(dir + "/gpubench-run-", 0), 0u) << describe(r);
+  EXPECT_EQ(parse_json(read_file(kept)).at("benchmarks").at(0).at("gpubench").at("status"), "ok");
+  // With --out the document is in its file already: no fallback.
+  r = testing::run_gpubench_to("/dev/full", kHealthy + " --out " + dir + "/run.json", "TMPDIR=" + dir);
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_EQ(r.err.find("the results are in"), std::string::npos) << describe(r);
+  EXPECT_EQ(parse_json(read_file(dir + "/run.json")).at("benchmarks").size(), 1u);
+}
+
+// The disk under --out fails after the run has started (its directory goes, a file takes its
+// place): the table is still printed, the document is in a fallback file, and the exit is 2.
+TEST(CliRun, AnOutFileThatFailsDuringTheRunLeavesTheTableAndAFallbackFile) {
+  const std::string dir = temp_dir(), out = dir + "/disk/run.json";
+  std::filesystem::create_directory(dir + "/disk");
+  const CommandResult r = testing::run_command(
+      "{ TMPDIR=" + dir + " " + GPUBENCH_EXE + " --suite selftest --filter 'cpu_sleep/seconds:1/' --out " + out +
+      " >" + dir + "/stdout 2>&1 & pid=$!; while [ ! -s " + out + " ]; do sleep 0.05; done; rm -r " + dir +
+      "/disk; touch " + dir + "/disk; wait $pid; }");
+  const std::string table = read_file(dir + "/stdout");
+  EXPECT_EQ(r.exit_code, 2) << describe(r) << table;
+  EXPECT_NE(table.find("3 ok, 0 failed, 0 skipped"), std::string::npos) << table;
+  const std::string kept = fallback_named(table, "run.json: cannot write: Not a directory; written to ");
+  ASSERT_FALSE(kept.empty()) << table;
+  const json doc = parse_json(read_file(kept));
+  EXPECT_EQ(doc.at("benchmarks").size(), 3u);
+  EXPECT_EQ(doc.at("context").at("gpubench").at("complete"), true);
+}
+
+// A device is written in place, never replaced by a file: /dev/full (made here) refuses the
+// first write, before anything is measured.
+TEST(CliRun, AnOutOnAFullDeviceIsRefusedBeforeAnythingIsMeasured) {
+  const std::string device = temp_dir() + "/full";
+  if (mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) GTEST_SKIP() << "mknod needs root";
+  const CommandResult r = run_gpubench(kHealthy + " --out " + device);
+  EXPECT_EQ(r.exit_code, 2) << describe(r);
+  EXPECT_NE(r.err.find(device + ": cannot write: No space left on device"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.out, "") << describe(r);
+  EXPECT_TRUE(std::filesystem::is_character_file(device));
 }
 
 TEST(CliRun, TelemetryTraceIsWrittenWithItsHeader) {

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
@@ -47,26 +49,47 @@ double slow_gpu5(const std::string& name) {
 
 struct Night {
   int exit_code = -1;
-  std::string summary, check;  // the script's stdout, and <date>-check.txt
+  std::string summary, err, check;  // the script's stdout and stderr, and <date>-check.txt
 };
 
-// Runs the script from `cwd` with the stand-in as GPUBENCH and `run` as the night's result.
-Night play(const ResultBuilder& run, const std::string& args, std::map<std::string, std::string> env = {},
-           std::string cwd = kRepo) {
-  const std::string dir = testing::temp_dir();
+// How a night is played: the script's arguments and environment, where it runs from, the night
+// before (in the results directory), and whether that directory is mounted read-only.
+struct Play {
+  std::string args;
+  std::map<std::string, std::string> env;
+  std::string cwd = kRepo;
+  const ResultBuilder* previous = nullptr;
+  bool read_only_results = false;
+};
+
+// Runs the script with the stand-in as GPUBENCH and `run` as the night's result.
+Night play(const ResultBuilder& run, Play p) {
+  const std::string dir = testing::temp_dir(), results = dir + "/results";
   testing::write_file(dir + "/night.json", run.doc().dump());
-  env["STAND_IN_RUN"] = dir + "/night.json";
-  env["GPUBENCH"] = GPUBENCH_STAND_IN;
-  std::string command = "cd '" + cwd + "' && env";
-  for (const auto& [name, value] : env) command += " " + name + "='" + value + "'";
-  command += " '" + kRepo + "/scripts/nightly.sh' --results-dir '" + dir + "/results' --date 2026-12-01 " + args +
+  if (p.previous || p.read_only_results) std::filesystem::create_directories(results);
+  if (p.previous) testing::write_file(results + "/2026-11-30.json", p.previous->doc().dump());
+  p.env["STAND_IN_RUN"] = dir + "/night.json";
+  p.env["GPUBENCH"] = GPUBENCH_STAND_IN;
+  std::string command = "cd '" + p.cwd + "' && env";
+  for (const auto& [name, value] : p.env) command += " " + name + "='" + value + "'";
+  // In a mount namespace of its own, so that the read-only mount is the script's alone.
+  if (p.read_only_results)
+    command += " unshare -m sh -c 'mount --bind \"$0\" \"$0\" && mount -o remount,ro,bind \"$0\" \"$0\" && "
+               "exec \"$@\"' '" + results + "'";
+  command += " '" + kRepo + "/scripts/nightly.sh' --results-dir '" + results + "' --date 2026-12-01 " + p.args +
              " >'" + dir + "/summary.txt' 2>'" + dir + "/stderr.txt'";
   const int status = std::system(command.c_str());
   Night n;
   n.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   n.summary = testing::read_file(dir + "/summary.txt");
-  n.check = testing::read_file(dir + "/results/2026-12-01-check.txt");
+  n.err = testing::read_file(dir + "/stderr.txt");
+  n.check = testing::read_file(results + "/2026-12-01-check.txt");
   return n;
+}
+
+Night play(const ResultBuilder& run, const std::string& args, std::map<std::string, std::string> env = {},
+           std::string cwd = kRepo) {
+  return play(run, Play{args, std::move(env), std::move(cwd)});
 }
 
 bool has(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
@@ -143,6 +166,87 @@ TEST(Nightly, WithoutGpusTheSummarySaysTheCountWasNotChecked) {
   EXPECT_EQ(n.exit_code, 0) << n.summary;
   EXPECT_TRUE(has(n.summary, "GPU count not checked")) << n.summary;
   EXPECT_TRUE(has(n.summary, "no previous night")) << n.summary;
+}
+
+// Exactly one line on `stream`, the summary, with `exit (code)` and `fragment`.
+void expect_summary(const std::string& stream, int code, const std::string& fragment) {
+  EXPECT_EQ(std::count(stream.begin(), stream.end(), '\n'), 1) << stream;
+  EXPECT_EQ(stream.rfind("nightly ", 0), 0u) << stream;
+  EXPECT_TRUE(has(stream, "(exit " + std::to_string(code) + "): ")) << stream;
+  EXPECT_TRUE(has(stream, fragment)) << stream;
+}
+
+TEST(Nightly, AResultsDirectoryThatCannotBeWrittenIsOneSummaryLineOnStderr) {
+  const std::string dir = testing::temp_dir();
+  testing::write_file(dir + "/file", "");
+  Night n = play(night(2), "--results-dir " + dir + "/file/results");  // its parent is a file
+  EXPECT_EQ(n.exit_code, 2);
+  EXPECT_EQ(n.summary, "");
+  expect_summary(n.err, 2, "cannot write in the results directory " + dir + "/file/results: Not a directory");
+
+  if (std::system("unshare -m true 2>/dev/null") != 0) GTEST_SKIP() << "no mount namespace for a read-only mount";
+  n = play(night(2), Play{"", {}, kRepo, nullptr, true});
+  EXPECT_EQ(n.exit_code, 2) << n.summary << n.err;
+  EXPECT_EQ(n.summary, "");
+  expect_summary(n.err, 2, "Read-only file system");
+}
+
+TEST(Nightly, ARunThatDiesOfASignalFailsTheNightNamingIt) {
+  for (const auto& [signal, said] : std::map<std::string, std::string>{{"9", "run died of SIGKILL (exit 137)"},
+                                                                       {"11", "run died of SIGSEGV (exit 139)"}}) {
+    // What it left passes check: the night fails all the same.
+    const Night n = play(night(2), "", {{"STAND_IN_RUN_SIGNAL", signal}});
+    EXPECT_EQ(n.exit_code, 1) << n.summary;
+    expect_summary(n.summary, 1, said);
+    EXPECT_TRUE(has(n.check, "-> ok")) << n.check;
+  }
+}
+
+TEST(Nightly, AnIncompleteRunFailsTheNight) {
+  ResultBuilder unfinished = night(2);
+  unfinished.gpubench_context()["complete"] = false;
+  Night n = play(unfinished, "");
+  EXPECT_EQ(n.exit_code, 1) << n.summary << n.check;
+  expect_summary(n.summary, 1, "run incomplete (its JSON says \"complete\": false)");
+
+  ResultBuilder interrupted = unfinished;
+  interrupted.gpubench_context()["interrupted"] = "SIGTERM";
+  n = play(interrupted, "", {{"STAND_IN_RUN_EXIT", "143"}});
+  EXPECT_EQ(n.exit_code, 1) << n.summary;
+  expect_summary(n.summary, 1, "run interrupted by SIGTERM (exit 143)");
+}
+
+TEST(Nightly, ACompareThatCannotWorkIsASetUpErrorUnlessTheNodeFails) {
+  const std::string dir = testing::temp_dir();
+  testing::write_file(dir + "/plain.json", R"({"default_pct": 5})");
+  testing::write_file(dir + "/broken.json", R"({"default_pct": "five"})");
+  const ResultBuilder before = night(8);
+  Night n = play(night(8), Play{"--gpus 8 --tolerance " + dir + "/plain.json", {}, kRepo, &before});
+  EXPECT_EQ(n.exit_code, 0) << n.summary;
+  expect_summary(n.summary, 0, "compare vs 2026-11-30: 0 regressed");
+
+  n = play(night(8), Play{"--gpus 8 --tolerance " + dir + "/broken.json", {}, kRepo, &before});
+  EXPECT_EQ(n.exit_code, 2) << n.summary;
+  expect_summary(n.summary, 2, "compare vs 2026-11-30: ERROR exit 2: gpubench: " + dir + "/broken.json");
+  // A node known to fail is reported as failing, whatever else went wrong.
+  n = play(night(8, slow_gpu5), Play{"--gpus 8 --retries 0 --tolerance " + dir + "/broken.json", {}, kRepo, &before});
+  EXPECT_EQ(n.exit_code, 1) << n.summary;
+  expect_summary(n.summary, 1, "ERROR exit 2");
+}
+
+TEST(Nightly, TheDateIsACalendarDate) {
+  for (const std::string day : {"2026-13-45", "2026-02-30", "2026-1-05", "tomorrow"}) {
+    const Night n = play(night(2), "--date " + day);
+    EXPECT_EQ(n.exit_code, 2) << day << ": " << n.summary;
+    expect_summary(n.summary, 2, "--date '" + day + "' is not a calendar date");
+  }
+  EXPECT_EQ(play(night(2), "--date 2028-02-29").exit_code, 0);  // a leap day
+}
+
+TEST(Nightly, BadUsageIsOneSummaryLine) {
+  const Night n = play(night(2), "--frobnicate");
+  EXPECT_EQ(n.exit_code, 2);
+  expect_summary(n.summary, 2, "unknown argument '--frobnicate'");
 }
 
 }  // namespace

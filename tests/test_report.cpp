@@ -1,8 +1,11 @@
 // The result document (schema gpubench/1) and its renderings: the context fields DESIGN.md
 // lists, the table / CSV / markdown rows (throttled results marked, failed rows with their
-// reason), and the atomic file write.
+// reason), the atomic file write and its fallback file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -339,6 +342,61 @@ TEST(WriteFileAtomically, TargetThatIsADirectoryIsAUsageErrorAndLeavesNoTemporar
   }
   EXPECT_EQ(entries_of(dir), std::vector<std::string>{"taken"});
   EXPECT_TRUE(std::filesystem::is_directory(dir + "/taken"));
+}
+
+// /dev/full stands for a full disk. A device (or /dev/stdout, a FIFO) is written in place: a
+// rename over it would put a regular file where the device was, as root in /dev too.
+TEST(WriteFileAtomically, ADeviceIsWrittenInPlaceAndAFullOneIsAnError) {
+  const std::string dir = temp_dir(), device = dir + "/full";
+  if (mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 7)) != 0) GTEST_SKIP() << "mknod needs root";
+  try {
+    write_file_atomically(device, "{}\n");
+    FAIL() << "no UsageError";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(error.code, kExitCannotWrite);
+    EXPECT_TRUE(contains(error.message, device + ": cannot write: No space left on device")) << error.message;
+  }
+  EXPECT_TRUE(std::filesystem::is_character_file(device));
+  EXPECT_EQ(entries_of(dir), std::vector<std::string>{"full"});
+  EXPECT_NO_THROW(check_writable(device));  // it opens: only a write finds it full
+}
+
+// Sets TMPDIR for one test, so that fallback files land in a test's own directory.
+class TmpdirScope {
+ public:
+  explicit TmpdirScope(const std::string& dir) {
+    if (const char* old = std::getenv("TMPDIR")) old_ = old;
+    setenv("TMPDIR", dir.c_str(), 1);
+  }
+  ~TmpdirScope() {
+    if (old_.empty()) unsetenv("TMPDIR");
+    else setenv("TMPDIR", old_.c_str(), 1);
+  }
+
+ private:
+  std::string old_;
+};
+
+TEST(WriteFileOrFallback, AFailedWriteLeavesTheTextInAFallbackFileItNames) {
+  const std::string dir = temp_dir();
+  write_file(dir + "/file", "");
+  const std::string path = dir + "/file/run.json";  // its directory is a file: no write can succeed
+  const TmpdirScope tmpdir(dir);
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(write_file_or_fallback(path, "{\"results\": 1}\n"));
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  const std::regex said("^gpubench: " + path + ": cannot write: Not a directory; written to (" + dir +
+                        "/gpubench-run-[A-Za-z0-9]{6}\\.json) instead\n$");
+  std::smatch fallback;
+  ASSERT_TRUE(std::regex_match(err, fallback, said)) << err;
+  EXPECT_EQ(read_file(fallback[1]), "{\"results\": 1}\n");
+}
+
+TEST(WriteFileOrFallback, AWriteThatSucceedsTakesNoFallback) {
+  const std::string dir = temp_dir();
+  const TmpdirScope tmpdir(dir);
+  EXPECT_TRUE(write_file_or_fallback(dir + "/run.json", "{}\n"));
+  EXPECT_EQ(entries_of(dir), std::vector<std::string>{"run.json"});
 }
 
 }  // namespace

@@ -79,19 +79,22 @@ std::string describe(const CommandResult& r) {
   return "exit " + std::to_string(r.exit_code) + "\n--- stdout\n" + r.out + "--- stderr\n" + r.err;
 }
 
-CommandResult run_gpubench(const std::string& args) {
+CommandResult run_gpubench_to(const std::string& stdout_path, const std::string& args, const std::string& env) {
   const std::string dir = temp_dir();
-  const std::string out_path = dir + "/stdout", err_path = dir + "/stderr";
+  const std::string out_path = stdout_path.empty() ? dir + "/stdout" : stdout_path, err_path = dir + "/stderr";
   // GPUBENCH_EXE in the environment points the tests at a binary built elsewhere (device runs).
   const char* exe = std::getenv("GPUBENCH_EXE");
-  const std::string command = std::string(exe ? exe : GPUBENCH_EXE) + " " + args + " >" + out_path + " 2>" + err_path;
+  const std::string command = (env.empty() ? "" : "env " + env + " ") + std::string(exe ? exe : GPUBENCH_EXE) + " " +
+                              args + " >" + out_path + " 2>" + err_path;
   const int status = std::system(command.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = read_file(out_path);
+  if (stdout_path.empty()) result.out = read_file(out_path);
   result.err = read_file(err_path);
   return result;
 }
+
+CommandResult run_gpubench(const std::string& args) { return run_gpubench_to("", args); }
 
 GpuInfo h200_gpu_info(int index) {
   GpuInfo g;

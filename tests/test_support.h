@@ -14,6 +14,9 @@ struct CommandResult {
 
 // Runs the built gpubench binary with `args` (a shell-quoted string), capturing both streams.
 CommandResult run_gpubench(const std::string& args);
+// The same with stdout written to `stdout_path` (/dev/full stands for a full disk) rather than
+// captured, and `env` ("NAME=value ...", shell-quoted) set for the command.
+CommandResult run_gpubench_to(const std::string& stdout_path, const std::string& args, const std::string& env = "");
 // Runs `command` in a shell: its exit code, and stdout and stderr together in `out`.
 CommandResult run_command(const std::string& command);
 // The distribution's python3 (whose python3-* packages it has) or the one on PATH, whichever

@@ -6,8 +6,8 @@
 #include "harness/analysis/judgeable.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
+#include "harness/cli/output.h"
 #include "harness/report/number_rules.h"
-#include "harness/report/report.h"
 
 namespace gpubench {
 
@@ -39,14 +39,13 @@ void add_baseline_command(CLI::App& app, int* exit_code) {
     }
     int skipped = 0;
     const Baseline baseline = make_baseline(runs, options->tolerance_pct, options->filter, &skipped);
-    const std::string text = to_json(baseline).dump(2) + "\n";
-    if (options->out_path.empty()) std::cout << text;
-    else write_file_atomically(options->out_path, text);
+    const bool written = write_output(to_json(baseline).dump(2) + "\n", options->out_path);
     std::cerr << "baseline: " << baseline.expectations.size() << " benchmarks from " << runs.size()
               << " run(s)";
     if (skipped) std::cerr << "; " << skipped << " left out (not ok in some run)";
     std::cerr << "\n";
     *exit_code = baseline.expectations.empty() ? kExitFailure : kExitOk;
+    if (!written) *exit_code = exit_code_with_failed_write(*exit_code);
   });
 }
 

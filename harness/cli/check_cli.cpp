@@ -7,6 +7,7 @@
 #include "harness/analysis/judgeable.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
+#include "harness/cli/output.h"
 #include "harness/report/config_files.h"
 #include "harness/report/number_rules.h"
 #include "harness/report/reporter.h"
@@ -135,13 +136,10 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites) {
     };
     const CheckReport report = check_with_retries(baseline, std::move(run), options->check, rerun);
     print_unjudgeable(std::cerr, report.unjudgeable);
-    if (options->out_path.empty()) {
-      std::cout << render_check(report, options->format);
-    } else {
-      const bool prom = is_prometheus_path(options->out_path);
-      write_file_atomically(options->out_path, render_check(report, prom ? "prometheus" : options->format));
-    }
+    const bool prom = is_prometheus_path(options->out_path);
     *exit_code = report.failed() ? kExitFailure : kExitOk;
+    if (!write_output(render_check(report, prom ? "prometheus" : options->format), options->out_path))
+      *exit_code = exit_code_with_failed_write(*exit_code);
   });
 }
 

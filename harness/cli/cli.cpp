@@ -6,6 +6,7 @@
 
 #include "gpubench_git_commit.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/output.h"
 #include "harness/report/exit_codes.h"
 #include "harness/report/text_table.h"
 
@@ -18,11 +19,7 @@ std::string join_command_line(int argc, char** argv) {
   return line;
 }
 
-}  // namespace
-
-int run_cli(int argc, char** argv) {
-  if (const auto worker_exit = worker_entry(argc, argv)) return *worker_exit;
-
+int run_command_line(int argc, char** argv) {
   CLI::App app{"gpubench: GPU node benchmarks (transfer, memory, launch, gemm, conv, attention, collective)"};
   app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
   const auto front_end = add_run_front_end(app);
@@ -46,6 +43,14 @@ int run_cli(int argc, char** argv) {
     std::fprintf(stderr, "gpubench: %s\n", printable(error.message).c_str());
     return error.code;
   }
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  if (const auto worker_exit = worker_entry(argc, argv)) return *worker_exit;
+  // Whatever the command printed (help and listings included) must have reached stdout.
+  return exit_code_after_stdout(run_command_line(argc, argv));
 }
 
 }  // namespace gpubench

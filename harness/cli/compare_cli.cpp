@@ -1,12 +1,12 @@
 // `gpubench compare`: the command and its three renderings.
 #include <algorithm>
 #include <cmath>
-#include <iostream>
 #include <memory>
 #include <optional>
 
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
+#include "harness/cli/output.h"
 #include "harness/analysis/compare.h"
 #include "harness/analysis/fleet.h"
 #include "harness/analysis/judgeable.h"
@@ -212,8 +212,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
       fleet.tolerances = tolerances;
       const FleetReport report = compare_fleet(runs, fleet);
       print_unjudgeable(std::cerr, report.unjudgeable);
-      std::cout << render_fleet(report, options->format);
       *exit_code = report.failed() ? kExitFailure : kExitOk;
+      if (!write_output(render_fleet(report, options->format), "")) *exit_code = exit_code_with_failed_write(*exit_code);
       return;
     }
     if (runs.size() != 2)
@@ -224,8 +224,8 @@ void add_compare_command(CLI::App& app, int* exit_code) {
     compare.allow_missing = options->allow_missing;
     const Comparison result = compare_runs(runs[0], runs[1], compare);
     print_unjudgeable(std::cerr, result.unjudgeable);
-    std::cout << render_comparison(result, options->format);
     *exit_code = result.failed() ? kExitFailure : kExitOk;
+    if (!write_output(render_comparison(result, options->format), "")) *exit_code = exit_code_with_failed_write(*exit_code);
   });
 }
 

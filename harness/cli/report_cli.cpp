@@ -10,8 +10,8 @@
 #include "harness/analysis/judgeable.h"
 #include "harness/analysis/report_verdicts.h"
 #include "harness/cli/commands.h"
+#include "harness/cli/output.h"
 #include "harness/report/html_report.h"
-#include "harness/report/report.h"
 
 namespace gpubench {
 namespace {
@@ -69,10 +69,11 @@ int write_report(const ReportOptions& options) {
   input.label = std::filesystem::path(run_path).filename().string();
   input.verdicts = verdicts;
   input.charts = report_charts({&run.figures, &run.document}, base ? &base_charts : nullptr, flagged);
-  write_file_atomically(options.out_path, render_html_report(input));
+  const int verdict = verdicts && verdicts->failed ? kExitFailure : kExitOk;
+  if (!write_output(render_html_report(input), options.out_path)) return exit_code_with_failed_write(verdict);
   std::cerr << "report: wrote " << options.out_path << " (" << input.charts.size() << " charts"
             << (verdicts ? std::string(", ") + (verdicts->failed ? "FAIL" : "ok") : std::string()) << ")\n";
-  return verdicts && verdicts->failed ? kExitFailure : kExitOk;
+  return verdict;
 }
 
 }  // namespace

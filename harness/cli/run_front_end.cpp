@@ -2,12 +2,14 @@
 // the worker entry point, and the runner that `check` uses when it is given no RUN.json.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "harness/cli/commands.h"
+#include "harness/cli/output.h"
 #include "harness/cli/run_command.h"
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
@@ -30,10 +32,22 @@ bool secondary_launcher_rank() {
 }
 
 // Every benchmark's samples, in run order, as one CSV written at once (interrupted runs too).
-void write_trace(const std::string& path, const RunDocument& document) {
+// False when it went to a fallback file instead.
+bool write_trace(const std::string& path, const RunDocument& document) {
   std::vector<TelemetrySample> samples;
   for (const BenchResult& result : document.results) samples.insert(samples.end(), result.trace.begin(), result.trace.end());
-  write_file_atomically(path, telemetry_trace_csv(samples));
+  return write_file_or_fallback(path, telemetry_trace_csv(samples));
+}
+
+// Stdout lost the results: unless an --out file holds the document (or its fallback does), it
+// goes to a fallback file, so that nothing measured is lost.
+void keep_results(const RunDocument& document, const std::vector<std::string>& out_paths) {
+  if (std::any_of(out_paths.begin(), out_paths.end(), [](const std::string& p) { return !is_prometheus_path(p); }))
+    return;
+  std::string why_not;
+  const std::string fallback = write_fallback_file("run.json", to_json(document).dump(2) + "\n", &why_not);
+  if (fallback.empty()) std::fprintf(stderr, "gpubench: the results could not be kept in a file either (%s)\n", why_not.c_str());
+  else std::fprintf(stderr, "gpubench: the results are in %s\n", fallback.c_str());
 }
 
 class BenchmarkFrontEnd : public RunFrontEnd {
@@ -69,11 +83,17 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     if (writes) reporters.add(make_reporter(out_format, std::cout));
     const RunDocument document = execute_run(line_.run, interrupts, reporters);
     if (!writes) return document.interrupted ? exit_code_of(document) : kExitOk;
-    if (!line_.telemetry_trace_path.empty()) write_trace(line_.telemetry_trace_path, document);
+    // Every write checked: each one that failed has said so and where its output went instead.
+    bool written = !reporters.write_failed();
+    if (!stdout_written()) {
+      written = false;
+      keep_results(document, line_.out_paths);
+    }
+    if (!line_.telemetry_trace_path.empty() && !write_trace(line_.telemetry_trace_path, document)) written = false;
     if (document.interrupted)
       std::fprintf(stderr, "gpubench: interrupted by %s: %zu result(s) written\n", document.interrupted->c_str(),
                    document.results.size());
-    return exit_code_of(document);
+    return written ? exit_code_of(document) : exit_code_with_failed_write(exit_code_of(document));
   }
 
   SuiteRunner suite_runner() override {

@@ -29,13 +29,15 @@ class JsonFileReporter : public Reporter {
   }
 
   void finish(const RunDocument& document) override {
-    write_file_atomically(path_, to_json(document).dump(2) + "\n");
+    written_ = write_file_or_fallback(path_, to_json(document).dump(2) + "\n");
   }
+  bool write_failed() const override { return !written_; }
 
  private:
   std::string path_;
   RunDocument so_far_;
   bool warned_ = false;
+  bool written_ = true;
 };
 
 }  // namespace

@@ -107,10 +107,12 @@ class PrometheusReporter : public Reporter {
 class PrometheusFileReporter : public Reporter {
  public:
   explicit PrometheusFileReporter(std::string path) : path_(std::move(path)) {}
-  void finish(const RunDocument& document) override { write_file_atomically(path_, run_prometheus(document)); }
+  void finish(const RunDocument& document) override { written_ = write_file_or_fallback(path_, run_prometheus(document)); }
+  bool write_failed() const override { return !written_; }
 
  private:
   std::string path_;
+  bool written_ = true;
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "harness/report/reporter.h"
 
+#include <algorithm>
+
 namespace gpubench {
 
 void MultiReporter::context(const RunDocument& document) {
@@ -12,6 +14,10 @@ void MultiReporter::result(const BenchResult& result) {
 
 void MultiReporter::finish(const RunDocument& document) {
   for (auto& r : reporters_) r->finish(document);
+}
+
+bool MultiReporter::write_failed() const {
+  return std::any_of(reporters_.begin(), reporters_.end(), [](const auto& r) { return r->write_failed(); });
 }
 
 bool is_prometheus_path(const std::string& path) {

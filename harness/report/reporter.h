@@ -18,6 +18,9 @@ class Reporter {
   virtual void context(const RunDocument& document) { (void)document; }  // no results yet
   virtual void result(const BenchResult& result) { (void)result; }
   virtual void finish(const RunDocument& document) = 0;
+  // After finish(): true when a file this reporter writes could not be written (said on stderr,
+  // with the fallback file that holds it instead; report.h, write_file_or_fallback).
+  virtual bool write_failed() const { return false; }
 };
 
 // Forwards every call to each of its reporters, in the order they were added.
@@ -27,6 +30,7 @@ class MultiReporter : public Reporter {
   void context(const RunDocument& document) override;
   void result(const BenchResult& result) override;
   void finish(const RunDocument& document) override;
+  bool write_failed() const override;
 
  private:
   std::vector<std::unique_ptr<Reporter>> reporters_;
@@ -45,10 +49,11 @@ std::unique_ptr<Reporter> make_reporter(Format format, std::ostream& out);
 
 // Keeps `path` a complete document at every moment: rewritten atomically when the run starts,
 // after every result (complete: false) and at the end, so that a killed run leaves what had
-// finished. A path that cannot be written when the run starts is UsageError{kExitBadInput}.
+// finished. A path that cannot be written when the run starts is UsageError{kExitCannotWrite},
+// before anything is measured; one that fails at the end leaves the document in a fallback file.
 std::unique_ptr<Reporter> json_file_reporter(const std::string& path);
 // Writes the Prometheus text to `path` atomically when the run finishes (interrupted or not),
-// so that node exporter's textfile collector never reads half a file.
+// so that node exporter's textfile collector never reads half a file (or to a fallback file).
 std::unique_ptr<Reporter> prometheus_file_reporter(const std::string& path);
 bool is_prometheus_path(const std::string& path);  // ends in ".prom"
 // An --out path: the Prometheus file when it ends in ".prom" (the collector reads only those),

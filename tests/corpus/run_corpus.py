@@ -11,6 +11,8 @@ case.json:
 Placeholders in command and env: {case} the case's folder, {source} the source tree, {configs}
 its configs/, {tmp} a fresh empty folder. stdout/stderr are Python regular expressions searched
 (re.search, DOTALL) in what the command printed; "not_stdout"/"not_stderr" must not match.
+"stdout_file": a path (placeholders expanded) the command's stdout is written to instead of
+being captured, e.g. "/dev/full" for a full disk; its "stdout" then matches nothing.
 The sweep runs compare, check, baseline and report on every .json file of the corpus and
 fails on a command that does not end within its time, dies of a signal or exits outside 0-3.
 """
@@ -31,15 +33,19 @@ def expand(text, values):
     return text
 
 
-def run(argv, env=None, timeout=SWEEP_TIMEOUT_S):
+def run(argv, env=None, timeout=SWEEP_TIMEOUT_S, stdout_file=None):
     full_env = dict(os.environ)
     full_env.update(env or {})
+    stdout = open(stdout_file, "wb") if stdout_file else subprocess.PIPE
     try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=full_env,
-                              timeout=timeout)
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE,
+                              env=full_env, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, "", ""
-    return (done.returncode, done.stdout.decode("utf-8", "replace"),
+    finally:
+        if stdout_file:
+            stdout.close()
+    return (done.returncode, (done.stdout or b"").decode("utf-8", "replace"),
             done.stderr.decode("utf-8", "replace"))
 
 
@@ -52,7 +58,8 @@ def run_case(gpubench, source, case_dir):
                   "tmp": tmp}
         argv = [gpubench] + [expand(a, values) for a in case["command"]]
         env = {k: expand(v, values) for k, v in case.get("env", {}).items()}
-        rc, out, err = run(argv, env, case.get("timeout_s", SWEEP_TIMEOUT_S))
+        stdout_file = expand(case["stdout_file"], values) if "stdout_file" in case else None
+        rc, out, err = run(argv, env, case.get("timeout_s", SWEEP_TIMEOUT_S), stdout_file)
         if rc is None:
             problems.append(f"did not end within {case.get('timeout_s', SWEEP_TIMEOUT_S)} s")
         else:
