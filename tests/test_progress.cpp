@@ -71,6 +71,18 @@ TEST(Progress, PlainLinesOffATerminal) {
             "[3/4] launch/latency (20 s elapsed, about 20 s left)\n");
 }
 
+TEST(Progress, NamesAndErrorsAreWrittenEscaped) {
+  Captured out;
+  {
+    ProgressDisplay progress(1, out.file(), false, 80, [] { return 0.0; });
+    progress.started("memory/str\u202eeam/op:copy");
+    progress.finished(result_of("memory/str\u202eeam/op:copy", Status::kFailed, "bad\x1b[2J"));
+  }
+  EXPECT_EQ(out.text(),
+            "[1/1] memory/str\\u202eeam (0 s elapsed)\n"
+            "memory/str\\u202eeam/op:copy: failed: bad\\x1b[2J\n");
+}
+
 TEST(Progress, OneRewrittenLineOnATerminal) {
   Captured out;
   double now = 0;

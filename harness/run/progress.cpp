@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "harness/report/text_table.h"
+
 namespace gpubench {
 namespace {
 
@@ -66,13 +68,13 @@ void ProgressDisplay::started(const std::string& name) {
   if (!terminal_) {
     if (family_of(name) == family_) return;
     family_ = family_of(name);
-    std::fprintf(out_, "%s%s (%s)\n", count.c_str(), family_.c_str(), timing().c_str());
+    std::fprintf(out_, "%s%s (%s)\n", count.c_str(), printable(family_).c_str(), timing().c_str());
     std::fflush(out_);
     return;
   }
   // Longer than the terminal, the line would wrap and the carriage return redraw only its end.
   const std::string tail = "  " + timing();
-  std::string shown = name;
+  std::string shown = printable(name);
   const std::size_t room = width_ > count.size() + tail.size() + 4 ? width_ - count.size() - tail.size() - 1 : 0;
   if (shown.size() > room) shown = room > 3 ? "..." + shown.substr(shown.size() - (room - 3)) : "";
   std::fprintf(out_, "\r\033[K%s%s%s", count.c_str(), shown.c_str(), tail.c_str());
@@ -85,7 +87,8 @@ void ProgressDisplay::finished(const BenchResult& result) {
   if (result.status == Status::kFailed || result.status == Status::kTimeout ||
       result.status == Status::kInterrupted) {
     clear_line();
-    std::fprintf(out_, "%s: %s: %s\n", result.name.c_str(), to_string(result.status), result.error.c_str());
+    std::fprintf(out_, "%s: %s: %s\n", printable(result.name).c_str(), to_string(result.status),
+                 printable(result.error).c_str());
     std::fflush(out_);
   }
 }
