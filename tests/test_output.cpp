@@ -1,6 +1,7 @@
 // Every write of the commands that read result files checked, through the built binary: stdout
-// on a full device (/dev/full) and an output file that cannot be written are never exit 0, a
-// failure found stands, and a file's output is kept in a fallback file whose path is printed.
+// on a full device (/dev/full) is never exit 0 and a failure found stands; an output file that
+// cannot be written is refused before the work, and one that fails at the end (a full disk) is
+// kept in a fallback file whose path is printed.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -71,41 +72,38 @@ std::string expect_fallback(const std::string& args, const std::string& why, con
   return testing::read_file(match[1]);
 }
 
-// A full disk that check's up-front test cannot see: a device like /dev/full, made in `dir`
-// (as root; empty where mknod is refused).
+// A full disk that the up-front test cannot see: a device like /dev/full, made in `dir` (as
+// root; empty where mknod is refused).
 std::string full_device(const std::string& dir) {
   const std::string path = dir + "/full";
   return mknod(path.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0 ? path : "";
 }
 
-TEST(Output, AnOutputFileThatCannotBeWrittenIsKeptInAFallbackFile) {
+TEST(Output, AnOutputFileThatCannotBeWrittenIsRefusedBeforeTheWork) {
   const Files f;
   testing::write_file(f.dir + "/file", "");
-  const std::string unwritable = f.dir + "/file/";  // its directory is a file
-  const std::string why = "Not a directory";
-  EXPECT_TRUE(has(expect_fallback("baseline " + f.run + " --tolerance 5 --out " + unwritable + "b.json", why, f.dir),
-                  "\"gpubench_baseline\""));
-  EXPECT_TRUE(has(expect_fallback("report " + f.run + " -o " + unwritable + "r.html", why, f.dir), "<html"));
+  const std::string unwritable = f.dir + "/file/out";  // its directory is a file
+  for (const std::string& args : {"check --baseline " + f.pass + " " + f.run + " --out " + unwritable,
+                                  "baseline " + f.run + " --tolerance 5 --out " + unwritable,
+                                  "report " + f.run + " -o " + unwritable}) {
+    SCOPED_TRACE(args);
+    testing::cli::expect_usage_error(testing::run_gpubench(args), unwritable + ": cannot write: no directory");
+  }
 }
 
-TEST(Output, CheckRefusesAnOutFileItCannotWriteBeforeChecking) {
-  const Files f;
-  testing::write_file(f.dir + "/file", "");
-  testing::cli::expect_usage_error(testing::run_gpubench("check --baseline " + f.pass + " " + f.run + " --out " +
-                                                         f.dir + "/file/check.txt"),
-                                   "check.txt: cannot write: no directory");
-}
-
-TEST(Output, ACheckReportThatCannotBeWrittenIsKeptAndItsVerdictStands) {
+TEST(Output, AnOutputFileThatFailsAtTheEndIsKeptInAFallbackFileAndTheVerdictStands) {
   const Files f;
   const std::string device = full_device(f.dir);
   if (device.empty()) GTEST_SKIP() << "mknod needs root";
   const std::string why = "No space left on device";
-  const std::string check = "check --baseline " + f.pass + " " + f.run + " --out " + device;
-  EXPECT_TRUE(has(expect_fallback(check, why, f.dir), "-> ok"));
+  EXPECT_TRUE(has(expect_fallback("check --baseline " + f.pass + " " + f.run + " --out " + device, why, f.dir),
+                  "-> ok"));
   EXPECT_TRUE(has(expect_fallback("check --baseline " + f.fail + " " + f.run + " --out " + device, why, f.dir,
                                   kExitFailure),
                   "-> FAIL"));
+  EXPECT_TRUE(has(expect_fallback("baseline " + f.run + " --tolerance 5 --out " + device, why, f.dir),
+                  "\"gpubench_baseline\""));
+  EXPECT_TRUE(has(expect_fallback("report " + f.run + " -o " + device, why, f.dir), "<html"));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "harness/cli/number_options.h"
 #include "harness/cli/output.h"
 #include "harness/report/number_rules.h"
+#include "harness/report/report.h"
 
 namespace gpubench {
 
@@ -27,6 +28,7 @@ void add_baseline_command(CLI::App& app, int* exit_code) {
   cmd->add_option("--out", options->out_path, "write here instead of stdout");
   cmd->add_option("--filter", options->filter, "regex over benchmark names to include");
   cmd->callback([options, exit_code] {
+    if (!options->out_path.empty()) check_writable(options->out_path);  // a write that fails later falls back
     std::vector<ResultFile> runs;
     for (const std::string& path : options->runs) runs.push_back(load_judged_run(path));
     std::vector<const ResultFile*> read;

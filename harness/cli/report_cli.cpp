@@ -12,6 +12,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
 #include "harness/report/html_report.h"
+#include "harness/report/report.h"
 
 namespace gpubench {
 namespace {
@@ -38,6 +39,7 @@ struct ReportOptions {
 int write_report(const ReportOptions& options) {
   if (options.runs.size() > 2 || (options.runs.size() == 2 && !options.baseline_path.empty()))
     throw UsageError{kExitBadInput, "report takes RUN.json and at most one of --baseline FILE or RUN2.json"};
+  check_writable(options.out_path);  // before the work; a write that fails later falls back
   const std::string run_path = options.runs.back();
   const std::string base_path = options.runs.size() == 2 ? options.runs.front() : options.baseline_path;
   const LoadedRun run = loaded_run(run_path, read_json_file(run_path));
