@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Derive a compare tolerance file from repeated same-build runs on one machine.
 
-    scripts/derive_tolerance.py RUN.json... [--floor-pct 3] [--margin 1.5] > configs/tolerance.json
+    scripts/derive_tolerance.py RUN.json... [--floor-pct 3] [--margin 1.25] > configs/tolerance.json
 
 Every pair of healthy runs of one build must compare clean, and a real change must still be
 caught (DESIGN.md, "Comparator"). A single percentage cannot do both for a figure whose healthy
@@ -47,16 +47,28 @@ def placeholder_name(name):
     return "/".join(parts)
 
 
+def config_name(path):
+    """A preset by its folder and file name (acceptance/h200.json): the same preset read from
+    the source tree or from a copy beside a binary is one preset."""
+    return "/".join(path.split("/")[-2:])
+
+
 def preset_of(command_line):
     """The command line without the executable and the paths results were written to."""
-    words, out, skip = command_line.split(), [], False
+    words, out, skip = command_line.split(), [], None
     for word in words[1:]:
-        if skip:
-            skip = False
-        elif word in OUTPUT_OPTIONS:
-            skip = True
-        elif not word.startswith(tuple(o + "=" for o in OUTPUT_OPTIONS)):
+        if skip == "--config":
+            out.append(config_name(word))
+        elif skip is None and word in OUTPUT_OPTIONS + ("--config",):
+            if word == "--config":
+                out.append(word)
+            skip = word
+            continue
+        elif skip is None and word.startswith("--config="):
+            out.append("--config=" + config_name(word[len("--config="):]))
+        elif skip is None and not word.startswith(tuple(o + "=" for o in OUTPUT_OPTIONS)):
             out.append(word)
+        skip = None
     return " ".join(out)
 
 
@@ -147,7 +159,7 @@ def main():
     parser.add_argument("runs", nargs="+")
     parser.add_argument("--floor-pct", type=float, default=3,
                         help="no change under this is a regression (the file's default_pct)")
-    parser.add_argument("--margin", type=float, default=1.5,
+    parser.add_argument("--margin", type=float, default=1.25,
                         help="min_change is this many times a figure's largest healthy spread")
     args = parser.parse_args()
     if float(args.floor_pct).is_integer():
