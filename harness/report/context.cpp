@@ -34,6 +34,12 @@ std::string bytes_text(std::uint64_t bytes) {
   return mib >= 1024 ? format_number(mib / 1024) + " GiB" : format_number(mib) + " MiB";
 }
 
+std::string bridge_list(const std::vector<std::string>& bridges) {
+  std::string text;
+  for (const std::string& bridge : bridges) text += (text.empty() ? "" : " > ") + bridge;
+  return text;
+}
+
 std::string gpu_label(const GpuInfo& g) { return "GPU" + std::to_string(g.index); }
 
 std::string gpu_block(const GpuInfo& g) {
@@ -45,6 +51,7 @@ std::string gpu_block(const GpuInfo& g) {
   row("UUID", or_dash(g.uuid));
   row("PCI bus id", or_dash(g.pci_bus_id));
   row("NUMA node", g.numa_node >= 0 ? std::to_string(g.numa_node) : "none");
+  row("PCIe path", g.pcie_path.empty() ? std::string("unknown") : bridge_list(g.pcie_path));
   row("compute capability",
       std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor) + ", " +
           std::to_string(g.sm_count) + " SMs");
@@ -195,6 +202,12 @@ double GpuInfo::pcie_peak_gbps() const {
 }
 
 double GpuInfo::nvlink_peak_gbps() const { return nvlinks_active.value_or(0) * nvlink_gbps_per_link; }
+
+std::string shared_pcie_bridge(const GpuInfo& a, const GpuInfo& b) {
+  for (const std::string& bridge : a.pcie_path)
+    if (std::find(b.pcie_path.begin(), b.pcie_path.end(), bridge) != b.pcie_path.end()) return bridge;
+  return "";
+}
 
 std::string cuda_version_string(int version) {
   if (version <= 0) return "";

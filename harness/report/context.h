@@ -29,6 +29,8 @@ struct GpuInfo {
   std::optional<int> nvlinks_active;  // unset: not read (no NVML); 0: a GPU without NVLink up
   double nvlink_gbps_per_link = 0;  // per direction, 10^9 bytes/s
   int numa_node = -1;
+  // PCIe bridges from the GPU up to its root port (sysfs), nearest first; empty: not read.
+  std::vector<std::string> pcie_path;
   std::optional<bool> ecc_enabled, mig_mode;
   double power_limit_w = 0;
   // Dense datasheet rates by precision, TFLOP/s (configs/peaks.json), and their datasheet or
@@ -47,6 +49,10 @@ struct GpuInfo {
   double pcie_peak_gbps() const;       // per direction, after line encoding
   double nvlink_peak_gbps() const;     // per direction, active links x per-link rate
 };
+
+// The nearest PCIe bridge both GPUs sit below (a switch port, or the root port they share);
+// empty when their paths meet only at the host bridge or either path is unknown.
+std::string shared_pcie_bridge(const GpuInfo& a, const GpuInfo& b);
 
 // How two GPUs reach each other, in nvidia-smi topo -m terms: "X" (self), "NV<n>",
 // "PIX", "PXB", "PHB", "NODE", "SYS", or "?" when unknown.

@@ -41,6 +41,7 @@ json to_json(const GpuInfo& g) {
       {"mig_mode", value_or_null(g.mig_mode)}, {"power_limit_w", g.power_limit_w},
   };
   // Absent, not empty, where the run recorded none: the file then reads as one from before.
+  if (!g.pcie_path.empty()) out["pcie_path"] = g.pcie_path;
   if (!g.error_counters.empty()) {
     json& windows = out["error_counters"] = json::array();
     for (const CounterWindow& w : g.error_counters) windows.push_back(to_json(w));
@@ -75,6 +76,8 @@ GpuInfo read_gpu_info(const JsonAt& gpu) {
     info.nvlink_gbps_per_link = optional_number(*nvlink, "gbps_per_link");
   }
   info.numa_node = optional_int(gpu, "numa_node", -1);
+  if (auto path = gpu.find("pcie_path"))
+    for (const JsonAt& bridge : path->items()) info.pcie_path.push_back(bridge.str());
   info.ecc_enabled = optional_bool(gpu, "ecc_enabled");
   info.mig_mode = optional_bool(gpu, "mig_mode");
   info.power_limit_w = optional_number(gpu, "power_limit_w");

@@ -14,6 +14,7 @@
 
 #include "harness/system/library.h"
 #include "harness/system/nvml.h"
+#include "harness/system/pcie_path.h"
 #include "harness/system/peaks.h"
 #include "harness/report/config_files.h"
 
@@ -157,6 +158,7 @@ GpuInfo capture_gpu(int device, const Nvml& nvml, Probe& probe) {
     const std::string dir = "/sys/bus/pci/devices/" + sysfs_pci_name(*probe.address);
     g.numa_node = int_from_file(dir + "/numa_node", -1);
     g.pcie = pcie_from_sysfs(dir);
+    g.pcie_path = pcie_bridges_from_sysfs(dir);
   }
 
   nvml::Device h = probe.handle = nvml.handle_for_pci_bus_id(g.pci_bus_id);
