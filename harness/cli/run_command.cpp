@@ -206,11 +206,4 @@ std::string family_listing(const std::vector<std::string>& suites, const std::st
   return text;
 }
 
-int exit_code_of(const RunDocument& document) {
-  if (document.interrupted) return interrupted_exit_code(*document.interrupted);
-  for (const BenchResult& result : document.results)
-    if (result.status != Status::kOk && result.status != Status::kSkipped) return kExitFailure;
-  return kExitOk;
-}
-
 }  // namespace gpubench
