@@ -19,7 +19,8 @@ namespace gpubench {
 RunDocument execute_run(const RunOptions& options, const InterruptCatcher& interrupts, Reporter& reporter);
 // What `list` prints: each family of `suites` (the visible ones when empty) with its axes as
 // they expand, a --config file's overrides and axis documents applied, computed axes computed.
-std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path);
+// as_json: a JSON array of {name, suite, description, axes: [{name, values, each_gpu, computed}]}.
+std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path, bool as_json = false);
 // Parses --devices ("all" or "0,2") against the number of visible GPUs.
 std::vector<int> parse_devices(const std::string& spec, int visible);
 

@@ -16,6 +16,7 @@
 #include "harness/report/host_info.h"
 #include "harness/report/report.h"
 #include "harness/report/reporter.h"
+#include "harness/report/run_document.h"
 #include "harness/report/telemetry.h"
 #include "harness/run/interrupt.h"
 #include "harness/run/worker.h"
@@ -57,12 +58,15 @@ class BenchmarkFrontEnd : public RunFrontEnd {
 
   std::optional<int> subcommand() override {
     if (line_.list->parsed()) {
-      std::cout << family_listing(line_.list_suites, line_.run.config_path);
+      std::cout << family_listing(line_.list_suites, line_.run.config_path, line_.list_format == "json");
       return kExitOk;
     }
     if (line_.info->parsed()) {
       const Context context = capture_context();
-      std::cout << format_info(context);
+      if (line_.info_format == "json")
+        std::cout << context_json(start_run_document(context, "gpubench info")).at("gpubench").dump(2) << "\n";
+      else
+        std::cout << format_info(context);
       return context.gpus.empty() ? kExitNoGpu : kExitOk;
     }
     return std::nullopt;
