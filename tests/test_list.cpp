@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/cli/run_command.h"
 #include "harness/core/family.h"
 #include "harness/report/exit_codes.h"
@@ -60,6 +62,27 @@ TEST(List, ShowsFamiliesWithTheirAxes) {
   EXPECT_NE(selftest.out.find("selftest/cpu_faults"), std::string::npos);
   EXPECT_NE(selftest.out.find("none, hang, crash, none_after"), std::string::npos) << selftest.out;
   EXPECT_EQ(selftest.out.find("memory/stream"), std::string::npos);
+}
+
+TEST(List, JsonListsEachFamilyWithItsAxes) {
+  const CommandResult r = run_gpubench("list --suite selftest --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto families = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(families.is_array() && !families.empty()) << r.out;
+  for (const auto& family : families) {
+    EXPECT_EQ(family.at("suite"), "selftest") << family;
+    EXPECT_FALSE(family.at("name").get<std::string>().empty()) << family;
+    EXPECT_TRUE(family.at("axes").is_array()) << family;
+  }
+}
+
+TEST(Info, JsonIsTheRunContextsGpubenchBlock) {
+  const CommandResult r = run_gpubench("info --format json");
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.err;  // 3: no GPU, the context still printed
+  const auto info = nlohmann::json::parse(r.out);
+  EXPECT_EQ(info.at("schema"), "gpubench/1") << r.out;
+  EXPECT_TRUE(info.at("gpus").is_array()) << r.out;
+  EXPECT_TRUE(info.contains("driver_version")) << r.out;
 }
 
 TEST(List, UnknownSuite) {

@@ -135,18 +135,35 @@ TEST(Prometheus, ASeriesIsWrittenOnceWithItsFamilyDeclaredOnce) {
   EXPECT_EQ(out.text(), "# HELP m help\n# TYPE m gauge\nm{a=\"1\"} 1\nm{a=\"2\"} 2\n# HELP n other\n# TYPE n gauge\nn 3\n");
 }
 
-TEST(Prometheus, RunGaugesCarryTheGpuTheParametersAndTheStatus) {
+TEST(Prometheus, RunGaugesCarryTheGpuTheParametersAndTheStatusInBaseUnits) {
   const std::string text = testing::render(mixed_run(), Format::kPrometheus);
   expect_valid(text);
-  for (const char* line :
-       {"gpubench_memory_bandwidth_gbps{benchmark=\"memory/stream/op:triad/array_bytes:1073741824/gpu:gpu0\","
-        "family=\"stream\",array_bytes=\"1073741824\",gpu=\"0\",uuid=\"GPU-1234\",op=\"triad\"} 4000\n",
-        "gpubench_run_benchmarks{status=\"failed\"} 1\n", "gpubench_run_complete 1\n",
-        "gpubench_benchmark_ok{benchmark=\"memory/stream/op:copy/array_bytes:1073741824/gpu:gpu0\",suite=\"memory\","
-        "family=\"stream\",array_bytes=\"1073741824\",gpu=\"0\",uuid=\"GPU-1234\",op=\"copy\",status=\"failed\"} 0\n"})
+  const std::string host = mixed_run().host.host_name;
+  for (const std::string line :
+       {"gpubench_bandwidth_bytes_per_second{suite=\"memory\",family=\"stream\",array_bytes=\"1073741824\",gpu=\"0\","
+        "uuid=\"GPU-1234\",op=\"triad\",host=\"" + host + "\"} 4e+12\n",
+        "gpubench_run_benchmarks{host=\"" + host + "\",status=\"failed\"} 1\n",
+        "gpubench_run_complete{host=\"" + host + "\"} 1\n", "gpubench_up{host=\"" + host + "\"} 1\n",
+        "gpubench_run_exit_code{host=\"" + host + "\"} 1\n",
+        "gpubench_benchmark_ok{suite=\"memory\",family=\"stream\",array_bytes=\"1073741824\",gpu=\"0\",uuid=\"GPU-1234\","
+        "op=\"copy\",host=\"" + host + "\",status=\"failed\"} 0\n"})
     EXPECT_NE(text.find(line), std::string::npos) << line << "not in:\n" << text;
-  EXPECT_EQ(text.find("gpubench_memory_bandwidth_gbps{benchmark=\"memory/stream/op:copy"), std::string::npos)
+  EXPECT_EQ(text.find("gpubench_bandwidth_bytes_per_second{suite=\"memory\",family=\"stream\",array_bytes=\"1073741824\",gpu=\"0\","
+                      "uuid=\"GPU-1234\",op=\"copy\""), std::string::npos)
       << "a failed benchmark has no figure:\n" << text;
+  EXPECT_NE(text.find("gpubench_time_seconds{"), std::string::npos) << "time_us in seconds:\n" << text;
+  EXPECT_EQ(text.find("gpubench_bandwidth_gbps"), std::string::npos) << text;
+}
+
+TEST(Prometheus, ARunThatCannotStartSaysSo) {
+  HostInfo host;
+  host.host_name = "node01";
+  host.date = "2026-12-02T05:48:42+0000";
+  const std::string text = no_run_prometheus(host, 3);
+  expect_valid(text);
+  EXPECT_NE(text.find("gpubench_up{host=\"node01\"} 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpubench_run_exit_code{host=\"node01\"} 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpubench_run_timestamp_seconds{host=\"node01\"} 1796190522\n"), std::string::npos) << text;
 }
 
 TEST(Prometheus, RepetitionsAreOneSeries) {
@@ -159,7 +176,7 @@ TEST(Prometheus, RepetitionsAreOneSeries) {
   }
   const std::string text = testing::render(doc, Format::kPrometheus);
   expect_valid(text);
-  EXPECT_NE(text.find("op=\"triad\"} 4040\n"), std::string::npos) << "the repetitions' median:\n" << text;
+  EXPECT_NE(text.find("op=\"triad\",host=\"" + doc.host.host_name + "\"} 4.04e+12\n"), std::string::npos) << "the repetitions' median:\n" << text;
 }
 
 TEST(Prometheus, ParametersThatNeedEscapingStayValid) {
@@ -215,7 +232,7 @@ TEST(Prometheus, ARunWritesTheJsonAndThePrometheusFiles) {
   ASSERT_EQ(r.exit_code, 0) << testing::describe(r);
   expect_valid(r.out);
   EXPECT_EQ(read_file(dir + "/node.prom"), r.out);
-  EXPECT_NE(r.out.find("gpubench_benchmark_ok{benchmark=\"selftest/cpu_faults/fault:none\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gpubench_benchmark_ok{suite=\"selftest\",family=\"cpu_faults\",fault=\"none\""), std::string::npos) << r.out;
   EXPECT_EQ(nlohmann::json::parse(read_file(dir + "/run.json")).at("benchmarks").size(), 1u);
 }
 

@@ -28,6 +28,7 @@ int run_command_line(int argc, char** argv) {
   add_check_command(app, &subcommand_exit, front_end->suite_runner());
   add_baseline_command(app, &subcommand_exit);
   add_report_command(app, &subcommand_exit);
+  add_show_command(app, &subcommand_exit);
 
   try {
     app.parse(argc, argv);

@@ -182,35 +182,34 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   return document;
 }
 
-std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path) {
+std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path, bool as_json) {
   const ExpandOptions expand = expansion_of(config_path.empty() ? RunConfig{} : load_config(config_path));
   std::string text;
+  nlohmann::json families = nlohmann::json::array();
   for (const auto& f : registered_families()) {
     const bool asked = std::find(suites.begin(), suites.end(), f->suite()) != suites.end();
     if (suites.empty() ? f->is_hidden() : !asked) continue;
     TextTable axes;
     axes.header = {"  axis", config_path.empty() ? "default sweep" : "sweep with " + config_path};
+    nlohmann::json axes_json = nlohmann::json::array();
     const auto declared = f->axes();
     for (const auto& axis : f->resolved_axes(expand)) {
       const bool computed = std::any_of(declared.begin(), declared.end(),
                                         [&](const Axis& a) { return a.name == axis.name && a.compute; });
+      const bool gpu = axis.kind == Axis::Kind::kGpu;
+      axes_json.push_back({{"name", axis.name}, {"values", gpu ? nlohmann::json::array() : nlohmann::json(axis.values)},
+                           {"each_gpu", gpu}, {"computed", computed}});
       std::string values = join_values(axis.values);
-      if (axis.kind == Axis::Kind::kGpu) values = "<each selected GPU>";
+      if (gpu) values = "<each selected GPU>";
       else if (computed && values.empty()) values = "<computed at expansion: none without the machine or --config axes>";
       else if (computed) values += "  (computed at expansion)";
       axes.rows.push_back({"  " + axis.name, values});
     }
+    families.push_back({{"name", f->name()}, {"suite", f->suite()}, {"description", f->description()}, {"axes", axes_json}});
     text += f->name() + "\n  " + f->description() + "\n" + axes.to_text() + "\n";
   }
-  if (text.empty()) throw UsageError{kExitBadInput, "list: no family in the given suite(s)"};
-  return text;
-}
-
-int exit_code_of(const RunDocument& document) {
-  if (document.interrupted) return interrupted_exit_code(*document.interrupted);
-  for (const BenchResult& result : document.results)
-    if (result.status != Status::kOk && result.status != Status::kSkipped) return kExitFailure;
-  return kExitOk;
+  if (families.empty()) throw UsageError{kExitBadInput, "list: no family in the given suite(s)"};
+  return as_json ? families.dump(2) + "\n" : text;
 }
 
 }  // namespace gpubench

@@ -17,12 +17,10 @@ namespace gpubench {
 // A signal that `interrupts` catches ends the run early: the document has what finished, the
 // benchmark in progress as interrupted, `interrupted` set and `complete` false.
 RunDocument execute_run(const RunOptions& options, const InterruptCatcher& interrupts, Reporter& reporter);
-// 130/143 when interrupted, else 0 when every benchmark is ok or skipped, 1 when any failed or
-// timed out.
-int exit_code_of(const RunDocument& document);
 // What `list` prints: each family of `suites` (the visible ones when empty) with its axes as
 // they expand, a --config file's overrides and axis documents applied, computed axes computed.
-std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path);
+// as_json: a JSON array of {name, suite, description, axes: [{name, values, each_gpu, computed}]}.
+std::string family_listing(const std::vector<std::string>& suites, const std::string& config_path, bool as_json = false);
 // Parses --devices ("all" or "0,2") against the number of visible GPUs.
 std::vector<int> parse_devices(const std::string& spec, int visible);
 

@@ -13,8 +13,10 @@
 #include "harness/cli/run_command.h"
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
+#include "harness/report/host_info.h"
 #include "harness/report/report.h"
 #include "harness/report/reporter.h"
+#include "harness/report/run_document.h"
 #include "harness/report/telemetry.h"
 #include "harness/run/interrupt.h"
 #include "harness/run/worker.h"
@@ -56,12 +58,15 @@ class BenchmarkFrontEnd : public RunFrontEnd {
 
   std::optional<int> subcommand() override {
     if (line_.list->parsed()) {
-      std::cout << family_listing(line_.list_suites, line_.run.config_path);
+      std::cout << family_listing(line_.list_suites, line_.run.config_path, line_.list_format == "json");
       return kExitOk;
     }
     if (line_.info->parsed()) {
       const Context context = capture_context();
-      std::cout << format_info(context);
+      if (line_.info_format == "json")
+        std::cout << context_json(start_run_document(context, "gpubench info")).at("gpubench").dump(2) << "\n";
+      else
+        std::cout << format_info(context);
       return context.gpus.empty() ? kExitNoGpu : kExitOk;
     }
     return std::nullopt;
@@ -81,8 +86,8 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     if (writes)
       for (const auto& path : line_.out_paths) reporters.add(out_file_reporter(path));
     if (writes) reporters.add(make_reporter(out_format, std::cout));
-    const RunDocument document = execute_run(line_.run, interrupts, reporters);
-    if (!writes) return document.interrupted ? exit_code_of(document) : kExitOk;
+    const RunDocument document = started_run(reporters, interrupts, out_format == Format::kPrometheus && writes);
+    if (!writes) return document.interrupted ? run_exit_code(document) : kExitOk;
     // Every write checked: each one that failed has said so and where its output went instead.
     bool written = !reporters.write_failed();
     if (!stdout_written()) {
@@ -93,7 +98,21 @@ class BenchmarkFrontEnd : public RunFrontEnd {
     if (document.interrupted)
       std::fprintf(stderr, "gpubench: interrupted by %s: %zu result(s) written\n", document.interrupted->c_str(),
                    document.results.size());
-    return written ? exit_code_of(document) : exit_code_with_failed_write(exit_code_of(document));
+    return written ? run_exit_code(document) : exit_code_with_failed_write(run_exit_code(document));
+  }
+
+  // A run that cannot start (no GPU or driver, bad input) still leaves its Prometheus text, with
+  // gpubench_up 0 and the exit code, so that an alert on the node fires.
+  RunDocument started_run(Reporter& reporters, const InterruptCatcher& interrupts, bool prometheus_stdout) {
+    try {
+      return execute_run(line_.run, interrupts, reporters);
+    } catch (const UsageError& error) {
+      const std::string text = no_run_prometheus(capture_host(), error.code);
+      for (const auto& path : line_.out_paths)
+        if (is_prometheus_path(path)) write_file_or_fallback(path, text);
+      if (prometheus_stdout) std::cout << text << std::flush;
+      throw;
+    }
   }
 
   SuiteRunner suite_runner() override {

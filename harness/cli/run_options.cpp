@@ -40,7 +40,10 @@ void add_run_options(CLI::App& app, RunCommandLine& line) {
   line.list->add_option("--suite", line.list_suites, "only these suites")->delimiter(',');
   line.list->add_option("--config", run.config_path, "show the sweep as this --config file makes it")
       ->transform(kConfigFileArgument);
+  line.list->add_option("--format", line.list_format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
   line.info = app.add_subcommand("info", "GPUs, driver, library versions, link matrix, health");
+  line.info->add_option("--format", line.info_format, "table, or json: the run context's gpubench block")
+      ->check(CLI::IsMember({"table", "json"}))->capture_default_str();
 }
 
 }  // namespace gpubench

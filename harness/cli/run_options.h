@@ -37,6 +37,7 @@ struct RunCommandLine {
   CLI::App* list = nullptr;  // `gpubench list`
   std::vector<std::string> list_suites;
   CLI::App* info = nullptr;  // `gpubench info`
+  std::string list_format = "table", info_format = "table";  // table or json
 };
 
 void add_run_options(CLI::App& app, RunCommandLine& line);

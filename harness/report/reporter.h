@@ -46,6 +46,12 @@ std::unique_ptr<Reporter> json_reporter(std::ostream& out);
 // The node-exporter textfile-collector format (prometheus.h), printed when the run finishes.
 std::unique_ptr<Reporter> prometheus_reporter(std::ostream& out);
 std::unique_ptr<Reporter> make_reporter(Format format, std::ostream& out);
+// The Prometheus text of a finished run, and of a run that could not start (gpubench_up 0, the
+// exit code it ended with), so that an alert on the node fires when there is no GPU or driver.
+std::string run_prometheus(const RunDocument& document);
+std::string no_run_prometheus(const HostInfo& host, int exit_code);
+// 130/143 when interrupted, else 1 when any benchmark failed or timed out, else 0.
+int run_exit_code(const RunDocument& document);
 
 // Keeps `path` a complete document at every moment: rewritten atomically when the run starts,
 // after every result (complete: false) and at the end, so that a killed run leaves what had

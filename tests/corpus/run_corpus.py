@@ -3,7 +3,7 @@
 folder with a case.json that names the command, its expected exit code and what it must say.
 
   run_corpus.py GPUBENCH SOURCE_DIR --case DIR   one case
-  run_corpus.py GPUBENCH SOURCE_DIR --sweep      every verdict command on every corpus file
+  run_corpus.py GPUBENCH SOURCE_DIR --sweep      every verdict command and show on every corpus file
 
 case.json:
   {"description": "...", "command": ["check", "--baseline", "{case}/baseline.json", "{case}/run.json"],
@@ -13,7 +13,7 @@ its configs/, {tmp} a fresh empty folder. stdout/stderr are Python regular expre
 (re.search, DOTALL) in what the command printed; "not_stdout"/"not_stderr" must not match.
 "stdout_file": a path (placeholders expanded) the command's stdout is written to instead of
 being captured, e.g. "/dev/full" for a full disk; its "stdout" then matches nothing.
-The sweep runs compare, check, baseline and report on every .json file of the corpus and
+The sweep runs compare, check, baseline, report and show on every .json file of the corpus and
 fails on a command that does not end within its time, dies of a signal or exits outside 0-3.
 """
 import argparse
@@ -94,7 +94,8 @@ def sweep(gpubench, source):
         for path in files:
             for argv in (["compare", path, path], ["check", "--baseline", baseline, path],
                          ["baseline", path, "--tolerance", "5", "--out", os.path.join(tmp, "b.json")],
-                         ["report", path, "-o", os.path.join(tmp, "r.html")]):
+                         ["report", path, "-o", os.path.join(tmp, "r.html")],
+                         ["show", path, "--format", "prometheus"]):
                 rc, _, err = run([gpubench] + argv)
                 if rc is None or rc < 0 or rc > 3:
                     bad += 1
