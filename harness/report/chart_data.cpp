@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "harness/report/chart_rules.h"
 #include "harness/report/text_table.h"
@@ -29,18 +30,21 @@ std::string param_or(const BenchmarkResult& b, const std::string& axis) {
   return it == b.params.end() ? "" : it->second;
 }
 
-// The ok results of `file` a rule draws from (none when the file is absent).
+// The results of `file` a rule draws from (none when the file is absent): its ok ones, and
+// with `with_failed` those that ran and gave no figure, drawn as crosses.
 std::vector<const BenchmarkResult*> select(const ResultFile* file, const std::string& family,
                                            const std::map<std::string, std::string>& fixed,
-                                           const std::string& needed_axis) {
+                                           const std::string& needed_axis, bool with_failed = false) {
   std::vector<const BenchmarkResult*> out;
   if (!file) return out;
   for (const BenchmarkResult& b : file->benchmarks)
-    if (b.ok() && in_family(b.suite, b.family, family) && holds_fixed(b, fixed) && b.params.count(needed_axis)) out.push_back(&b);
+    if ((b.ok() || (with_failed && b.status != "skipped")) && in_family(b.suite, b.family, family) &&
+        holds_fixed(b, fixed) && b.params.count(needed_axis))
+      out.push_back(&b);
   return out;
 }
 
-// The axes that take more than one value among `results`, other than `skip`: what tells series apart.
+// The axes that take more than one value among `results`, other than `skip`: what slices them.
 std::vector<std::string> varying_axes(const std::vector<const BenchmarkResult*>& results,
                                       const std::set<std::string>& skip) {
   std::map<std::string, std::set<std::string>> values;
@@ -56,7 +60,8 @@ std::vector<std::string> varying_axes(const std::vector<const BenchmarkResult*>&
 std::string series_label(const std::string& metric_label, const BenchmarkResult& b,
                          const std::vector<std::string>& axes) {
   std::string label = metric_label;
-  for (const std::string& axis : axes) label += (label.empty() ? "" : ", ") + axis + ":" + param_or(b, axis);
+  for (const std::string& axis : axes)
+    if (b.params.count(axis)) label += (label.empty() ? "" : ", ") + axis + ":" + param_or(b, axis);
   return label.empty() ? "measured" : label;
 }
 
@@ -129,62 +134,101 @@ std::vector<ChartMarker> l2_markers(const ResultFile& run) {
   return out;
 }
 
+std::string verdict_of(const std::map<std::string, std::string>* verdicts, const std::string& name) {
+  if (!verdicts) return "";
+  const auto it = verdicts->find(name);
+  return it == verdicts->end() ? "" : it->second;
+}
+
 // The run's (or base run's) series of one curve chart.
 void curve_series(const CurveRule& rule, const std::vector<const BenchmarkResult*>& results,
-                  const std::vector<std::string>& axes, const std::set<std::string>* flagged,
-                  std::map<std::string, ChartSeries>& by_label, std::vector<std::string>& order) {
+                  const std::map<std::string, std::string>* verdicts, std::map<std::string, ChartSeries>& by_label,
+                  std::vector<std::string>& order) {
   for (const BenchmarkResult* b : results) {
     const double x = std::strtod(param_or(*b, rule.x_param).c_str(), nullptr);
     if (!std::isfinite(x)) continue;
     for (const SeriesMetric& m : rule.metrics) {
+      const std::string label = series_label(m.label, *b, rule.series);
+      if (!b->ok()) {
+        add_series(by_label, order, label, {x, 0, b->name, verdict_of(verdicts, b->name), PointMark::kFailed});
+        continue;
+      }
       const auto it = b->metrics.find(m.metric);
       if (it == b->metrics.end() || !std::isfinite(it->second.median)) continue;
-      add_series(by_label, order, series_label(m.label, *b, axes),
-                 {x, it->second.median, b->name, flagged && flagged->count(b->name) > 0});
+      add_series(by_label, order, label,
+                 {x, it->second.median, b->name, verdict_of(verdicts, b->name),
+                  b->throttled ? PointMark::kThrottled : PointMark::kMeasured});
     }
   }
 }
 
+// A parameter slice: the values of the slicing axes that one chart holds.
+using Slice = std::vector<std::string>;
+
+Slice slice_of(const BenchmarkResult& b, const std::vector<std::string>& axes) {
+  Slice out;
+  for (const std::string& axis : axes) out.push_back(param_or(b, axis));
+  return out;
+}
+
+std::vector<const BenchmarkResult*> in_slice(std::vector<const BenchmarkResult*> all, const std::vector<std::string>& axes,
+                                             const Slice& slice) {
+  all.erase(std::remove_if(all.begin(), all.end(), [&](auto* b) { return slice_of(*b, axes) != slice; }), all.end());
+  return all;
+}
+
+void name_slice(const CurveRule& rule, const std::vector<std::string>& axes, const Slice& slice, Chart& chart) {
+  chart.id = rule.id;
+  std::string held;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    chart.id += "-" + slice[a];
+    held += (held.empty() ? "" : ", ") + axes[a] + " " + slice[a];
+  }
+  chart.title = rule.title;
+  chart.subtitle = held;
+  chart.x_label = rule.x_label;
+  chart.y_label = rule.y_label;
+  chart.x_format = rule.x_format;
+}
+
+bool has_figure(const Chart& chart) {
+  for (const ChartSeries& s : chart.series)
+    for (const ChartPoint& p : s.points)
+      if (p.mark != PointMark::kFailed) return true;
+  return false;
+}
+
 void curve_charts(const CurveRule& rule, const ChartRun& run, const ChartRun* base,
-                  const std::set<std::string>& flagged, std::vector<ReportChart>& out) {
+                  const std::map<std::string, std::string>& verdicts, std::vector<ReportChart>& out) {
   if (!rule.unless.empty() && std::any_of(out.begin(), out.end(), [&](const ReportChart& c) {
         return c.chart.id == rule.unless || c.chart.id.rfind(rule.unless + "-", 0) == 0;
       }))
     return;
-  const auto now = select(run.figures, rule.family, rule.fixed, rule.x_param);
+  const auto now = select(run.figures, rule.family, rule.fixed, rule.x_param, true);
   const auto then = select(base ? base->figures : nullptr, rule.family, rule.fixed, rule.x_param);
-  std::vector<std::string> splits;
+  auto both = now;
+  both.insert(both.end(), then.begin(), then.end());
+  std::set<std::string> skip(rule.series.begin(), rule.series.end());
+  skip.insert(rule.x_param);
+  for (const auto& [axis, value] : rule.fixed) skip.insert(axis);
+  const std::vector<std::string> axes = varying_axes(both, skip);
+  std::vector<Slice> slices;
   for (const BenchmarkResult* b : now)
-    if (std::find(splits.begin(), splits.end(), param_or(*b, rule.split)) == splits.end())
-      splits.push_back(param_or(*b, rule.split));
-  for (const std::string& split : splits) {
-    auto in_split = [&](std::vector<const BenchmarkResult*> all) {
-      all.erase(std::remove_if(all.begin(), all.end(), [&](auto* b) { return param_or(*b, rule.split) != split; }),
-                all.end());
-      return all;
-    };
-    const auto now_split = in_split(now), then_split = in_split(then);
-    auto both = now_split;
-    both.insert(both.end(), then_split.begin(), then_split.end());
-    std::set<std::string> skip = {rule.x_param, rule.split};
-    for (const auto& [axis, value] : rule.fixed) skip.insert(axis);
-    const auto axes = varying_axes(both, skip);
+    if (std::find(slices.begin(), slices.end(), slice_of(*b, axes)) == slices.end()) slices.push_back(slice_of(*b, axes));
+  for (const Slice& slice : slices) {
+    const auto now_slice = in_slice(now, axes, slice);
     Chart chart;
-    chart.id = rule.id + (rule.split.empty() ? "" : "-" + split);
-    chart.title = rule.title + (rule.split.empty() ? "" : " (" + rule.split + " " + split + ")");
-    chart.x_label = rule.x_label;
-    chart.y_label = rule.y_label;
-    chart.x_format = rule.x_format;
+    name_slice(rule, axes, slice, chart);
     std::map<std::string, ChartSeries> by_label;
     std::vector<std::string> order;
-    curve_series(rule, now_split, axes, &flagged, by_label, order);
-    if (order.empty()) continue;
+    curve_series(rule, now_slice, &verdicts, by_label, order);
     std::map<std::string, int> colours;
     append_run_series(chart, std::move(by_label), order, false, colours);
+    if (!has_figure(chart)) continue;
     by_label.clear(), order.clear();
-    curve_series(rule, then_split, axes, nullptr, by_label, order);
+    curve_series(rule, in_slice(then, axes, slice), nullptr, by_label, order);
     append_run_series(chart, std::move(by_label), order, true, colours);
-    if (rule.peak_marker) chart.y_markers = peak_markers(now_split, rule.metrics.front().metric, run.document);
+    if (rule.peak_marker) chart.y_markers = peak_markers(now_slice, rule.metrics.front().metric, run.document);
     if (rule.l2_marker) chart.x_markers = l2_markers(*run.figures);
     out.push_back({rule.suite, std::move(chart)});
   }
@@ -197,7 +241,7 @@ struct BestFigures {
 };
 
 BestFigures best_figures(const BarRule& rule, const std::vector<const BenchmarkResult*>& results,
-                         std::vector<std::string>& categories, const std::set<std::string>* flagged) {
+                         std::vector<std::string>& categories, const std::map<std::string, std::string>* verdicts) {
   BestFigures out;
   for (const BenchmarkResult* b : results) {
     const auto it = b->metrics.find(rule.metric);
@@ -207,7 +251,8 @@ BestFigures best_figures(const BarRule& rule, const std::vector<const BenchmarkR
     const std::string series = rule.series_param.empty() ? "measured" : rule.series_param + ":" + param_or(*b, rule.series_param);
     if (!out.best.count(series)) out.series_order.push_back(series);
     ChartPoint& p = out.best[series][category];
-    if (p.name.empty() || it->second.median > p.y) p = {0, it->second.median, b->name, flagged && flagged->count(b->name)};
+    if (p.name.empty() || it->second.median > p.y)
+      p = {0, it->second.median, b->name, verdict_of(verdicts, b->name), PointMark::kMeasured};
   }
   return out;
 }
@@ -242,7 +287,7 @@ double datasheet_tflops(const ResultFile& run, const std::string& precision) {
   return rate;
 }
 
-void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, const std::set<std::string>& flagged,
+void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, const std::map<std::string, std::string>& verdicts,
                std::vector<ReportChart>& out) {
   const auto now = select(run.figures, rule.family, rule.fixed, rule.category);
   const auto then = select(base ? base->figures : nullptr, rule.family, rule.fixed, rule.category);
@@ -252,7 +297,7 @@ void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, c
   chart.kind = ChartKind::kBar;
   chart.x_label = rule.x_label;
   chart.y_label = rule.y_label;
-  const BestFigures mine = best_figures(rule, now, chart.categories, &flagged);
+  const BestFigures mine = best_figures(rule, now, chart.categories, &verdicts);
   if (mine.series_order.empty()) return;
   const BestFigures theirs = best_figures(rule, then, chart.categories, nullptr);
   std::map<std::string, int> colours;
@@ -276,7 +321,7 @@ void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, c
       if (param_or(*b, rule.category) == chart.categories[c] && b->peak && b->primary_metric == rule.metric)
         best = std::max(best, *b->peak);
     if (best <= 0) best = datasheet_tflops(*run.figures, chart.categories[c]);
-    if (best > 0) peak.points.push_back({static_cast<double>(c), best, "datasheet peak, " + chart.categories[c], false});
+    if (best > 0) peak.points.push_back({static_cast<double>(c), best, "datasheet peak, " + chart.categories[c], "", PointMark::kMeasured});
   }
   if (!peak.points.empty()) chart.series.push_back(std::move(peak));
   out.push_back({rule.suite, std::move(chart)});
@@ -299,7 +344,7 @@ void trace_series(const RunDocument* document, const std::string& quantity, bool
     for (const auto& slice : *series)
       if (slice.is_object() && slice.contains("t_s") && slice["t_s"].is_number() && slice.contains(quantity) &&
           slice[quantity].is_number())
-        s.points.push_back({slice["t_s"].get<double>(), slice[quantity].get<double>(), r.name, false});
+        s.points.push_back({slice["t_s"].get<double>(), slice[quantity].get<double>(), r.name, "", PointMark::kMeasured});
     if (!s.points.empty()) chart.series.push_back(std::move(s));
   }
 }
@@ -327,7 +372,7 @@ void trace_charts(const ChartRun& run, const ChartRun* base, std::vector<ReportC
     chart.title = t.title;
     chart.x_label = "time into the benchmark (s)";
     chart.y_label = t.y_label;
-    chart.log_x = false;
+    chart.log_x = chart.log_y = false;
     std::map<std::string, int> colours;
     trace_series(run.document, t.quantity, false, colours, chart);
     if (chart.series.empty()) continue;
@@ -354,13 +399,14 @@ const std::vector<std::string>& report_suite_order() {
   return order;
 }
 
-std::vector<ReportChart> report_charts(const ChartRun& run, const ChartRun* base, const std::set<std::string>& flagged) {
+std::vector<ReportChart> report_charts(const ChartRun& run, const ChartRun* base,
+                                       const std::map<std::string, std::string>& verdicts) {
   std::vector<ReportChart> out;
   if (!run.figures) return out;
-  for (const CurveRule& rule : curve_rules()) curve_charts(rule, run, base, flagged, out);
-  for (const BarRule& rule : bar_rules()) bar_chart(rule, run, base, flagged, out);
+  for (const CurveRule& rule : curve_rules()) curve_charts(rule, run, base, verdicts, out);
+  for (const BarRule& rule : bar_rules()) bar_chart(rule, run, base, verdicts, out);
   trace_charts(run, base, out);
-  for (const CurveRule& rule : collective_rules()) curve_charts(rule, run, base, flagged, out);
+  for (const CurveRule& rule : collective_rules()) curve_charts(rule, run, base, verdicts, out);
   std::stable_sort(out.begin(), out.end(),
                    [](const ReportChart& a, const ReportChart& b) { return suite_rank(a.suite) < suite_rank(b.suite); });
   return out;
