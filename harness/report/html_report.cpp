@@ -19,7 +19,7 @@ th,td{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:to
 table.wide{width:100%}details{margin:6px 0 12px}summary{cursor:pointer;color:#57606a}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.results{font-size:12px}table.results td{overflow-wrap:normal;white-space:nowrap}
-table.results td.name,table.results td.axes{white-space:normal;overflow-wrap:anywhere}table.results td.axes span{white-space:nowrap}
+table.results td.name,table.results td.axes{white-space:normal;overflow-wrap:break-word}
 table.results td.flag{font-weight:600}th.sortable{cursor:pointer}th[data-dir=asc]::after{content:" \25B2"}th[data-dir=desc]::after{content:" \25BC"}
 tr.bad td{background:#ffebe9}tr.warn td{background:#fff8c5}tr.good td{background:#dafbe1}tr.quiet td{color:#6e7781}
 .verdict{font-weight:600;padding:6px 10px;display:inline-block;border-radius:4px}

@@ -29,10 +29,17 @@ std::string verified_of(const RunDocument& document, const std::string& name) {
   return verified == 0 ? "no" : std::to_string(verified) + " of " + std::to_string(ok);
 }
 
-// The axes as separate spans, so that the cell wraps between them and never inside one.
+// Names, metrics and axes have no spaces: they may break after a slash, an underscore or an
+// equals sign, so that the table fits the page.
+std::string breakable(const std::string& text) {
+  std::string out;
+  for (char c : xml_escape(text)) out += c == '/' || c == '_' || c == '=' ? std::string(1, c) + "<wbr>" : std::string(1, c);
+  return out;
+}
+
 std::string axes_cell(const BenchmarkResult& b) {
   std::string out = "<td class=\"axes\">";
-  for (const auto& [axis, value] : b.params) out += "<span>" + xml_escape(axis + "=" + value) + "</span> ";
+  for (const auto& [axis, value] : b.params) out += breakable(axis + "=" + value) + " ";
   return out + "</td>";
 }
 
@@ -44,13 +51,15 @@ std::string row_tone(const BenchmarkResult& b, const std::string& verdict) {
   return b.status == "skipped" ? "quiet" : "";
 }
 
+std::string metric_cell(const std::string& metric) { return "<td class=\"name\">" + breakable(metric) + "</td>"; }
+
 std::string figure_cells(const BenchmarkResult& b) {
   const auto metric = b.metrics.find(b.primary_metric);
   if (!b.ok() || metric == b.metrics.end() || !std::isfinite(metric->second.median))
-    return text_cell(b.primary_metric) + "<td class=\"num\" data-v=\"\">-</td>" + text_cell("") +
+    return metric_cell(b.primary_metric) + "<td class=\"num\" data-v=\"\">-</td>" + text_cell("") +
            "<td class=\"num\" data-v=\"\">-</td><td class=\"num\" data-v=\"\">-</td>";
   const MetricResult& m = metric->second;
-  std::string out = text_cell(b.primary_metric) + number_cell(m.median, format_number(m.median)) + text_cell(m.unit);
+  std::string out = metric_cell(b.primary_metric) + number_cell(m.median, format_number(m.median)) + text_cell(m.unit);
   out += m.noise_pct > 0 ? number_cell(m.noise_pct, format_number(m.noise_pct, 2) + " %")
                          : std::string("<td class=\"num\" data-v=\"\">-</td>");
   if (b.peak && *b.peak > 0) {
@@ -69,9 +78,8 @@ std::string result_row(const BenchmarkResult& b, const ResultsTableInput& in) {
   const std::string tone = row_tone(b, verdict);
   std::string out = (tone.empty() ? "<tr" : "<tr class=\"" + tone + "\"") + std::string(" data-name=\"") +
                     xml_escape(b.name) + "\">";
-  std::string name = xml_escape(b.name);
-  for (std::size_t at = name.find('/'); at != std::string::npos; at = name.find('/', at + 6)) name.insert(at + 1, "<wbr>");
-  out += "<td class=\"name\">" + name + "</td>" + text_cell(b.suite) + text_cell(b.family) + axes_cell(b);
+  out += "<td class=\"name\">" + breakable(b.name) + "</td>" + text_cell(b.suite) + "<td class=\"name\">" +
+         breakable(b.family) + "</td>" + axes_cell(b);
   out += figure_cells(b);
   out += "<td" + std::string(b.error.empty() ? "" : " title=\"" + xml_escape(b.error) + "\"") + ">" +
          xml_escape(b.status) + "</td>";
@@ -87,7 +95,7 @@ std::string results_section(const ResultsTableInput& in) {
   std::string out =
       "<section id=\"results\"><h2>All results</h2><p>Every benchmark of the run, its primary metric's median "
       "over the repetitions. Click a column's header to sort by it.</p>"
-      "<p class=\"filter\" hidden><label>Filter <input type=\"search\" id=\"results-filter\" "
+      "<p class=\"filter\" hidden><label>Filter <input type=\"search\" id=\"results-filter\" size=\"40\" "
       "placeholder=\"name, family, axis=value, status\"></label> <span id=\"results-count\"></span></p>"
       "<table class=\"wide results\" id=\"results-table\"><thead><tr>";
   std::vector<std::string> header = {"benchmark", "suite", "family", "axes", "metric", "median", "unit",
