@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "harness/report/chart_lines.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -245,60 +246,16 @@ std::string series_group(const ChartSeries& s, std::size_t index) {
   return "<g class=\"series\" data-index=\"" + std::to_string(index) + "\" data-series=\"" + xml_escape(s.label) + "\">";
 }
 
-// Where lines may be drawn: the sizes some series of the chart measured (a series without one
-// of them has a gap there), the marked sizes (the L2: a cache cliff), and the widest step a
-// sweep takes (a step wider skipped sizes nobody measured).
-struct Joins {
-  std::set<double> measured;
-  std::vector<double> cliffs;
-  double finest_step = INFINITY;
-  bool log = false;
-  double step(double a, double b) const { return log ? std::log(b / a) : b - a; }
-};
-
-Joins joins_of(const Chart& chart, const Frame& frame) {
-  Joins j;
-  j.log = frame.x.log;
-  for (const ChartSeries& s : chart.series)
-    for (std::size_t i = 0; i < s.points.size(); ++i) {
-      j.measured.insert(s.points[i].x);
-      if (i > 0 && s.points[i].x > s.points[i - 1].x)
-        j.finest_step = std::min(j.finest_step, j.step(s.points[i - 1].x, s.points[i].x));
-    }
-  for (const ChartMarker& m : chart.x_markers) j.cliffs.push_back(m.value);
-  return j;
-}
-
-// Sweeps step sizes by 2x or 4x and counts by up to 10x: on a log axis a step over 16x is a hole.
-// On a linear axis (time) a step over four times the finest is one.
-bool joined(const ChartPoint& a, const ChartPoint& b, const Joins& j) {
-  if (a.mark == PointMark::kFailed || b.mark == PointMark::kFailed || !(b.x > a.x)) return false;
-  const auto next = j.measured.upper_bound(a.x);
-  if (next != j.measured.end() && *next < b.x) return false;
-  for (double cliff : j.cliffs)
-    if (cliff > a.x && cliff <= b.x) return false;
-  const double widest = j.log ? std::log(16.0) : 4 * j.finest_step;
-  if (j.step(a.x, b.x) > widest * (1 + 1e-9)) return false;
-  const double lo = std::min(a.y, b.y), hi = std::max(a.y, b.y);
-  return lo > 0 ? hi <= lo * kCliffFactor : lo == hi;
-}
-
-// The series' lines, one polyline per run of joined points.
-std::string series_lines(const ChartSeries& s, const Frame& frame, const Joins& joins) {
-  std::string out, path;
-  auto flush = [&] {
-    if (path.find(' ') != std::string::npos)
-      out += "<polyline fill=\"none\" stroke=\"" + std::string(colour_of(s.colour)) + "\" stroke-width=\"2\"" +
-             dash_of(s.colour, s.base_run) + (s.base_run ? " stroke-opacity=\"0.8\"" : "") + " points=\"" + path + "\"/>";
-    path.clear();
-  };
-  for (std::size_t i = 0; i < s.points.size(); ++i) {
-    const ChartPoint& p = s.points[i];
-    if (i > 0 && !joined(s.points[i - 1], p, joins)) flush();
-    if (p.mark == PointMark::kFailed) continue;
-    path += (path.empty() ? "" : " ") + fixed(frame.x_of(p.x)) + "," + fixed(frame.y_of(p.y));
+// The series' lines, one polyline per run of joined points (chart_lines.h).
+std::string series_lines(const Chart& chart, std::size_t index, const Frame& frame) {
+  const ChartSeries& s = chart.series[index];
+  std::string out;
+  for (const std::vector<std::size_t>& run : joined_runs(chart, index, frame.x.log)) {
+    std::string path;
+    for (std::size_t i : run) path += (path.empty() ? "" : " ") + fixed(frame.x_of(s.points[i].x)) + "," + fixed(frame.y_of(s.points[i].y));
+    out += "<polyline fill=\"none\" stroke=\"" + std::string(colour_of(s.colour)) + "\" stroke-width=\"2\"" +
+           dash_of(s.colour, s.base_run) + (s.base_run ? " stroke-opacity=\"0.8\"" : "") + " points=\"" + path + "\"/>";
   }
-  flush();
   return out;
 }
 
@@ -342,11 +299,8 @@ std::string line_plot(const Chart& chart, const Frame& frame) {
            "\" y2=\"" + fixed(kTop + kPlotHeight) + "\"/><text x=\"" + fixed(x + 4) + "\" y=\"" + fixed(kTop + kPlotHeight - 6) +
            "\">" + xml_escape(m.label) + "</text></g>";
   }
-  const Joins joins = joins_of(chart, frame);
-  for (const std::size_t i : drawing_order(chart)) {
-    const ChartSeries& s = chart.series[i];
-    out += series_group(s, i) + series_lines(s, frame, joins) + series_points(s, chart, frame) + "</g>";
-  }
+  for (const std::size_t i : drawing_order(chart))
+    out += series_group(chart.series[i], i) + series_lines(chart, i, frame) + series_points(chart.series[i], chart, frame) + "</g>";
   return out;
 }
 

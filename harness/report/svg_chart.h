@@ -61,12 +61,6 @@ struct Chart {
 // 10^1.5: over about a decade and a half, a linear axis squeezes the small values into its
 // first few pixels.
 constexpr double kLogSpan = 31.6;
-// Two consecutive points of a series are joined only where their figures differ by no more than
-// this. A sweep steps by 2x or 4x in size; a figure that moves more than 2x in one step crossed
-// a regime (the L2 to HBM cliff: 2.5 to 3x in bandwidth on an H200, a launch cost amortised)
-// that nothing measured resolves, and a line would draw figures in between that were never seen.
-constexpr double kCliffFactor = 2;
-
 // The <svg> element, with id="chart-<id>" and class="chart".
 std::string render_svg(const Chart& chart);
 
