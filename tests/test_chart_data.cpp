@@ -1,7 +1,15 @@
 // Which results go into which chart and series (harness/report/chart_data.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
+#include "harness/report/chart_rules.h"
 #include "tests/chart_fixtures.h"
+#include "tests/test_support.h"
+#if GPUBENCH_HAVE_CUDA
+#include "harness/core/family.h"
+#endif
 
 namespace gpubench {
 namespace {
@@ -17,7 +25,7 @@ const ChartSeries* find_series(const Chart& chart, const std::string& label) {
   return nullptr;
 }
 
-TEST(ChartData, TransferSeriesPerEngineInSizeOrderWithoutTheFailedSize) {
+TEST(ChartData, TransferSeriesPerEngineInSizeOrderWithTheFailedSizeCrossed) {
   const ChartRunFixture run(testing::small_run().doc(), "run.json");
   const auto charts = report_charts(run.view(), nullptr);
   const Chart* h2d = find_chart(charts, "transfer-h2d");
@@ -25,14 +33,16 @@ TEST(ChartData, TransferSeriesPerEngineInSizeOrderWithoutTheFailedSize) {
   EXPECT_EQ(h2d->x_format, AxisFormat::kBytes);
   EXPECT_EQ(h2d->y_label, "bandwidth (GB/s)");
   ASSERT_EQ(h2d->series.size(), 2u);
-  const ChartSeries* ce = find_series(*h2d, "engine:ce");
-  const ChartSeries* sm = find_series(*h2d, "engine:sm");
+  const ChartSeries* ce = find_series(*h2d, "host:pinned, engine:ce");
+  const ChartSeries* sm = find_series(*h2d, "host:pinned, engine:sm");
   ASSERT_TRUE(ce && sm);
   ASSERT_EQ(ce->points.size(), 3u);
   EXPECT_EQ(ce->points[0].x, 4096);
   EXPECT_EQ(ce->points[2].x, 268435456);
   EXPECT_NEAR(ce->points[1].y, 40, 1e-9);
-  EXPECT_EQ(sm->points.size(), 2u) << "the failed size is no figure";
+  ASSERT_EQ(sm->points.size(), 3u);
+  EXPECT_EQ(sm->points[2].mark, PointMark::kFailed) << "the failed size is a cross, no figure";
+  EXPECT_EQ(sm->points[1].mark, PointMark::kMeasured);
   EXPECT_NE(ce->colour, sm->colour);
 }
 
@@ -41,7 +51,7 @@ TEST(ChartData, AChartWithoutFiguresIsLeftOut) {
   const auto charts = report_charts(run.view(), nullptr);
   EXPECT_EQ(find_chart(charts, "transfer-d2h"), nullptr);
   EXPECT_EQ(find_chart(charts, "transfer-peer"), nullptr) << "peer was skipped";
-  EXPECT_EQ(find_chart(charts, "memory-stream-fp64"), nullptr);
+  EXPECT_EQ(find_chart(charts, "memory-stream"), nullptr);
 
   ResultBuilder failed_only(1);
   failed_only.bench("transfer/host_device/host:pinned/dir:h2d/engine:ce/numa:local/bytes:4096/gpu:gpu0",
@@ -58,24 +68,24 @@ TEST(ChartData, BaseRunAddsDashedCurvesInTheSameColoursAndNoChartOfItsOwn) {
               "bandwidth_gbps", samples(3, 1, 5));
   const ChartRunFixture base(other.doc(), "base.json");
   const ChartRun base_view = base.view();
-  const auto charts = report_charts(run.view(), &base_view, {"transfer/host_device/host:pinned/dir:h2d/engine:ce/"
-                                                             "numa:local/bytes:4096/gpu:gpu0"});
+  const auto charts = report_charts(
+      run.view(), &base_view, {{"transfer/host_device/host:pinned/dir:h2d/engine:ce/numa:local/bytes:4096/gpu:gpu0", "regressed"}});
   EXPECT_EQ(find_chart(charts, "transfer-d2h"), nullptr) << "only the base run has d2h figures";
   const Chart* h2d = find_chart(charts, "transfer-h2d");
   ASSERT_NE(h2d, nullptr);
-  const ChartSeries* ce = find_series(*h2d, "engine:ce");
-  const ChartSeries* ce_base = find_series(*h2d, "engine:ce (base)");
+  const ChartSeries* ce = find_series(*h2d, "host:pinned, engine:ce");
+  const ChartSeries* ce_base = find_series(*h2d, "host:pinned, engine:ce (base)");
   ASSERT_TRUE(ce && ce_base);
   EXPECT_TRUE(ce_base->base_run);
   EXPECT_FALSE(ce->base_run);
   EXPECT_EQ(ce_base->colour, ce->colour);
   EXPECT_NEAR(ce_base->points[1].y, 44, 1e-9);
-  EXPECT_TRUE(ce->points[0].flagged);
-  EXPECT_FALSE(ce->points[1].flagged);
-  EXPECT_FALSE(ce_base->points[0].flagged) << "only the run's own points are ringed";
+  EXPECT_EQ(ce->points[0].verdict, "regressed");
+  EXPECT_EQ(ce->points[1].verdict, "");
+  EXPECT_EQ(ce_base->points[0].verdict, "") << "only the run's own points are ringed";
 }
 
-TEST(ChartData, HbmChartPerTypeWithTheL2AndTheKindOfPeakMarked) {
+TEST(ChartData, HbmChartPerTypeSliceWithTheL2AndTheKindOfPeakMarked) {
   ResultBuilder b(1);
   for (const char* type : {"fp32", "fp64"})
     for (long long bytes : {1048576LL, 4294967296LL}) {
@@ -92,9 +102,10 @@ TEST(ChartData, HbmChartPerTypeWithTheL2AndTheKindOfPeakMarked) {
   const Chart* fp64 = find_chart(charts, "memory-stream-fp64");
   ASSERT_NE(fp64, nullptr);
   ASSERT_NE(find_chart(charts, "memory-stream-fp32"), nullptr);
-  EXPECT_EQ(fp64->title, "HBM bandwidth against working set (type fp64)");
+  EXPECT_EQ(fp64->title, "HBM bandwidth against working set");
+  EXPECT_EQ(fp64->subtitle, "type fp64");
   ASSERT_EQ(fp64->series.size(), 1u);
-  EXPECT_EQ(fp64->series[0].label, "measured");
+  EXPECT_EQ(fp64->series[0].label, "op:triad");
   ASSERT_EQ(fp64->x_markers.size(), 1u);
   EXPECT_EQ(fp64->x_markers[0].value, 62914560);
   EXPECT_EQ(fp64->x_markers[0].label, "L2 60 MiB");
@@ -164,6 +175,7 @@ TEST(ChartData, SustainedGemmClockAndPowerTraceFromItsSlices) {
   const Chart* power = find_chart(charts, "gemm-sustained-power");
   ASSERT_TRUE(clock && power);
   EXPECT_FALSE(clock->log_x);
+  EXPECT_FALSE(clock->log_y);
   ASSERT_EQ(clock->series.size(), 1u);
   ASSERT_EQ(clock->series[0].points.size(), 3u);
   EXPECT_EQ(clock->series[0].points[1].x, 2.2);
@@ -193,8 +205,106 @@ TEST(ChartData, CollectiveBusBandwidthOrTheAlgorithmBandwidthOfOneRank) {
   ASSERT_NE(bus, nullptr);
   EXPECT_EQ(find_chart(two_charts, "collective-all_reduce-algbw"), nullptr);
   ASSERT_EQ(bus->series.size(), 1u) << "redop:max is held out";
+  EXPECT_EQ(bus->series[0].label, "type:fp32");
   EXPECT_EQ(bus->series[0].points.size(), 2u);
 }
+
+// Attention's many parameters: one small chart per model, type, causal and batch, with the
+// implementations as its few series, never two dozen curves in one.
+TEST(ChartData, OneSmallChartPerParameterSliceWithAFewSeries) {
+  ResultBuilder b(1);
+  for (const char* model : {"gpt2", "llama3_8b"})
+    for (const char* causal : {"0", "1"})
+      for (const char* impl : {"cudnn", "unfused"})
+        for (int seq : {1024, 4096}) {
+          b.bench(std::string("attention/forward/model:") + model + "/batch:4/seq:" + std::to_string(seq) +
+                      "/causal:" + causal + "/impl:" + impl + "/type:bf16/gpu:gpu0",
+                  "tflops", samples(impl[0] == 'c' ? 500 : 100, 1, 5));
+          if (seq == 4096 && impl[0] == 'c') b.last()["gpubench"]["telemetry"]["throttled"] = true;
+        }
+  const ChartRunFixture run(b.doc(), "attention.json");
+  const auto charts = report_charts(run.view(), nullptr);
+  ASSERT_EQ(charts.size(), 4u) << "model x causal";
+  const Chart* chart = find_chart(charts, "attention-1-llama3_8b");
+  ASSERT_NE(chart, nullptr);
+  EXPECT_EQ(chart->subtitle, "causal 1, model llama3_8b");
+  ASSERT_EQ(chart->series.size(), 2u);
+  EXPECT_EQ(chart->series[0].label, "impl:cudnn");
+  ASSERT_EQ(chart->series[0].points.size(), 2u);
+  EXPECT_EQ(chart->series[0].points[0].mark, PointMark::kMeasured);
+  EXPECT_EQ(chart->series[0].points[1].mark, PointMark::kThrottled);
+}
+
+// Every family, axis and metric a chart rule names exists: families and axes in the registry
+// where the build has the benches, and in every build each name quoted in its suite's sources
+// (benches/<suite>/, and State's derived metrics), where families are registered and metrics
+// declared (families declare no metrics to the registry).
+std::vector<const CurveRule*> every_curve_rule() {
+  std::vector<const CurveRule*> out;
+  for (const CurveRule& r : curve_rules()) out.push_back(&r);
+  for (const CurveRule& r : collective_rules()) out.push_back(&r);
+  return out;
+}
+
+std::string suite_sources(const std::string& family) {
+  std::string text;
+  const std::string dir = std::string(GPUBENCH_SOURCE_DIR) + "/benches/" + family.substr(0, family.find('/'));
+  if (!std::filesystem::is_directory(dir)) return text;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) text += testing::read_file(entry.path().string());
+  // The metrics State derives for every family (bandwidth_gbps, tflops).
+  return text + testing::read_file(std::string(GPUBENCH_SOURCE_DIR) + "/harness/core/state.cpp");
+}
+
+// A family is registered by its full name, or (collectives) by its suite and its quoted kind.
+bool registers(const std::string& sources, const std::string& family) {
+  return sources.find("\"" + family + "\"") != std::string::npos ||
+         sources.find("\"" + family.substr(family.find('/') + 1) + "\"") != std::string::npos;
+}
+
+TEST(ChartRules, NameFamiliesAxesAndMetricsThatTheSuitesDeclare) {
+  auto expect_quoted = [](const std::string& sources, const std::string& name, const std::string& rule) {
+    EXPECT_NE(sources.find("\"" + name + "\""), std::string::npos) << rule << ": " << name;
+  };
+  for (const CurveRule* rule : every_curve_rule()) {
+    const std::string sources = suite_sources(rule->family);
+    EXPECT_TRUE(registers(sources, rule->family)) << rule->id;
+    for (const SeriesMetric& m : rule->metrics) expect_quoted(sources, m.metric, rule->id);
+    expect_quoted(sources, rule->x_param, rule->id);
+    for (const std::string& axis : rule->series) expect_quoted(sources, axis, rule->id);
+    for (const auto& [axis, value] : rule->fixed) expect_quoted(sources, axis, rule->id);
+  }
+  for (const BarRule& rule : bar_rules()) {
+    const std::string sources = suite_sources(rule.family);
+    EXPECT_TRUE(registers(sources, rule.family)) << rule.id;
+    for (const std::string& name : {rule.metric, rule.category, rule.series_param})
+      if (!name.empty()) expect_quoted(sources, name, rule.id);
+  }
+}
+
+#if GPUBENCH_HAVE_CUDA
+bool has_axis(const Family& family, const std::string& axis) {
+  if (axis == "gpu" && family.is_per_device()) return true;
+  return std::any_of(family.axes().begin(), family.axes().end(), [&](const Axis& a) { return a.name == axis; });
+}
+
+TEST(ChartRules, NameFamiliesAndAxesOfTheRegistry) {
+  for (const CurveRule* rule : every_curve_rule()) {
+    const Family* family = find_family(rule->family);
+    ASSERT_NE(family, nullptr) << rule->id << ": " << rule->family;
+    std::vector<std::string> axes = rule->series;
+    axes.push_back(rule->x_param);
+    for (const auto& [axis, value] : rule->fixed) axes.push_back(axis);
+    for (const std::string& axis : axes) EXPECT_TRUE(has_axis(*family, axis)) << rule->id << ": " << axis;
+  }
+  for (const BarRule& rule : bar_rules()) {
+    const Family* family = find_family(rule.family);
+    ASSERT_NE(family, nullptr) << rule.id << ": " << rule.family;
+    for (const std::string& axis : {rule.category, rule.series_param})
+      if (!axis.empty()) EXPECT_TRUE(has_axis(*family, axis)) << rule.id << ": " << axis;
+  }
+}
+#endif
 
 TEST(ChartData, ChartsComeSuiteBySuite) {
   const ChartRunFixture run(testing::small_run().doc(), "run.json");

@@ -30,13 +30,15 @@ ResultBuilder golden_builder() {
 }
 
 std::string page_of(const ChartRunFixture& run, const std::optional<VerdictTable>& verdicts = std::nullopt,
-                    const ChartRun* base = nullptr, const std::set<std::string>& flagged = {}) {
+                    const ChartRun* base = nullptr, const std::map<std::string, std::string>& changed = {}) {
   HtmlReportInput in;
   in.document = &run.document;
   in.figures = &run.figures;
   in.label = "run.json";
   in.verdicts = verdicts;
-  in.charts = report_charts(run.view(), base, flagged);
+  in.charts = report_charts(run.view(), base, changed);
+  in.compared = base != nullptr || !changed.empty();
+  in.changed = changed;
   return render_html_report(in);
 }
 
@@ -119,14 +121,37 @@ TEST(HtmlReport, CompareVerdictsHighlightChangedLines) {
   EXPECT_EQ(t.rows[1][0], "failed");
   EXPECT_EQ(t.row_tone[1], "bad");
   EXPECT_EQ(t.unchanged, 1);
-  EXPECT_EQ(changed_benchmarks(c), (std::set<std::string>{"memory/stream/op:dot/gpu:gpu0",
-                                                          "memory/stream/op:triad/gpu:gpu0"}));
+  EXPECT_EQ(changed_benchmarks(c), (std::map<std::string, std::string>{{"memory/stream/op:dot/gpu:gpu0", "not_ok"},
+                                                                       {"memory/stream/op:triad/gpu:gpu0", "regressed"}}));
 
   const ChartRunFixture run(now.doc(), "new.json");
-  const std::string html = page_of(run, t);
+  const std::string html = page_of(run, t, nullptr, changed_benchmarks(c));
   EXPECT_NE(html.find("<tr class=\"bad\"><td>regressed</td>"), std::string::npos);
+  // The table marks it too: its row, and a column of verdicts against the base run.
+  EXPECT_NE(html.find("<th>vs base</th>"), std::string::npos);
+  const auto row = html.find("<tr class=\"bad\" data-name=\"memory/stream/op:triad/gpu:gpu0\">");
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_NE(html.substr(row, html.find("</tr>", row) - row).find("<td class=\"flag\">regressed</td>"), std::string::npos);
+  EXPECT_NE(html.find("<tr data-name=\"memory/stream/op:copy/gpu:gpu0\">"), std::string::npos) << "unchanged: no tone";
   EXPECT_NE(html.find("<p class=\"verdict fail\">"), std::string::npos);
   EXPECT_NE(html.find("1 unchanged lines not shown."), std::string::npos);
+}
+
+// Every benchmark has a row, ok or not; a figure's cell carries its full value for the sort.
+TEST(HtmlReport, TableOfEveryResultReadsWithoutScripts) {
+  const ChartRunFixture run(golden_builder().doc(), "run.json");
+  const std::string html = page_of(run);
+  for (const BenchmarkResult& b : run.figures.benchmarks)
+    EXPECT_NE(html.find(" data-name=\"" + xml_escape(b.name) + "\">"), std::string::npos) << b.name;
+  EXPECT_NE(html.find("<section id=\"results\">"), std::string::npos);
+  EXPECT_EQ(html.find("<th>vs base</th>"), std::string::npos) << "no base run";
+  EXPECT_NE(html.find("<p class=\"filter\" hidden>"), std::string::npos) << "the filter box shows only with scripts";
+  const auto row = html.find("data-name=\"gemm/matmul/type:bf16/m:8192/n:8192/k:8192/layout:tn/algo:best/gpu:gpu0\"");
+  ASSERT_NE(row, std::string::npos);
+  const std::string cells = html.substr(row, html.find("</tr>", row) - row);
+  EXPECT_NE(cells.find("<td class=\"num\" data-v=\"850\">850.0</td><td>tflops</td>"), std::string::npos) << cells;
+  EXPECT_NE(cells.find("<td>ok</td><td>yes</td><td>no</td>"), std::string::npos) << cells;
+  EXPECT_NE(html.find("<tr class=\"bad\" data-name=\"gemm/matmul/type:fp8_e4m3"), std::string::npos);
 }
 
 TEST(HtmlReport, CheckVerdictsListEveryLine) {

@@ -24,8 +24,24 @@ TEST(SvgChart, LogTicksArePowersOfTwoForBytesAndOfTenElse) {
   EXPECT_EQ(wide.front(), 4096);
   EXPECT_EQ(wide[1], 65536) << "every fourth power over a wide range";
   EXPECT_EQ(log_ticks(1, 1000, AxisFormat::kNumber), (std::vector<double>{1, 10, 100, 1000}));
-  EXPECT_EQ(log_ticks(1000, 16384, AxisFormat::kNumber).size(), 9u) << "1, 2, 5 within two decades";
+  EXPECT_EQ(log_ticks(1000, 16384, AxisFormat::kNumber), (std::vector<double>{1000, 2000, 5000, 10000, 20000}))
+      << "1, 2, 5 within two decades, up to the first at or above the data";
   EXPECT_TRUE(log_ticks(0, 10, AxisFormat::kNumber).empty());
+}
+
+TEST(SvgChart, TicksCoverTheData) {
+  const auto gib4 = log_ticks(1048576, 4294967296.0, AxisFormat::kBytes);
+  EXPECT_EQ(gib4.front(), 1048576);
+  EXPECT_EQ(gib4.back(), 4294967296.0) << "up to 4 GiB where the data reaches 4 GiB";
+  EXPECT_LE(gib4.size(), 8u);
+  const auto gib1 = log_ticks(4096, 1073741824, AxisFormat::kBytes);
+  EXPECT_LE(gib1.front(), 4096);
+  EXPECT_GE(gib1.back(), 1073741824);
+  EXPECT_LE(gib1.size(), 8u);
+  const auto odd = log_ticks(3000, 70000, AxisFormat::kBytes);
+  EXPECT_LE(odd.front(), 3000);
+  EXPECT_GE(odd.back(), 70000);
+  EXPECT_GE(log_ticks(5, 5, AxisFormat::kNumber).size(), 2u);
 }
 
 TEST(SvgChart, TickText) {
@@ -53,8 +69,8 @@ Chart line_chart() {
   c.x_label = "transfer size";
   c.y_label = "bandwidth (GB/s)";
   c.x_format = AxisFormat::kBytes;
-  c.series = {{"engine:ce", {{4096, 2, "a", false}, {1048576, 40, "b", true}}, 0, false},
-              {"engine:ce (base)", {{4096, 2.1, "a", false}, {1048576, 41, "b", false}}, 0, true}};
+  c.series = {{"engine:ce", {{4096, 30, "a"}, {16384, 40, "b", "regressed"}}, 0, false},
+              {"engine:ce (base)", {{4096, 31, "a"}, {16384, 41, "b"}}, 0, true}};
   c.y_markers = {{"peak 63.02 GB/s", 63.02}};
   c.x_markers = {{"L2 60 MiB", 62914560}};
   return c;
@@ -64,16 +80,17 @@ TEST(SvgChart, LineChartHasAxesLabelsLegendMarkersAndPoints) {
   const std::string svg = render_svg(line_chart());
   EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart-transfer-h2d\" class=\"chart\"", 0), 0u);
   EXPECT_NE(svg.find("Host to device &lt;bandwidth&gt;"), std::string::npos);
-  EXPECT_NE(svg.find(">transfer size</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">transfer size, log scale</text>"), std::string::npos);
   EXPECT_NE(svg.find(">bandwidth (GB/s)</text>"), std::string::npos);
   EXPECT_NE(svg.find(">4 KiB</text>"), std::string::npos);
-  EXPECT_NE(svg.find(">1 MiB</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">16 KiB</text>"), std::string::npos);
   EXPECT_NE(svg.find(">peak 63.02 GB/s</text>"), std::string::npos);
   EXPECT_EQ(svg.find("L2 60 MiB"), std::string::npos) << "a marker outside the x range is not drawn";
   EXPECT_EQ(count(svg, "class=\"series\""), 2);
   EXPECT_EQ(count(svg, "class=\"legend-item\""), 2);
-  EXPECT_EQ(count(svg, "<circle"), 4);
-  EXPECT_EQ(count(svg, "class=\"flagged\""), 1);
+  EXPECT_EQ(count(svg, "<circle cx"), 4);
+  EXPECT_EQ(count(svg, "class=\"verdict regressed\""), 2) << "the ringed point and its legend entry";
+  EXPECT_NE(svg.find(">regressed</text>"), std::string::npos);
   EXPECT_EQ(count(svg, "stroke-dasharray=\"6 4\""), 2) << "the base run's line and its legend entry";
   EXPECT_LT(svg.find("data-index=\"1\" data-series=\"engine:ce (base)\""),
             svg.find("data-index=\"0\" data-series=\"engine:ce\"")) << "the base run is drawn underneath";
@@ -111,13 +128,75 @@ TEST(SvgChart, BarChartDrawsABarPerFigureAndCategoryNotes) {
   c.y_label = "TFLOP/s";
   c.categories = {"bf16", "fp8"};
   c.category_notes = {"", "no figure: not ok"};
-  c.series = {{"measured", {{0, 850, "gemm/matmul/type:bf16", false}}, 0, false},
-              {"datasheet peak", {{0, 989.4, "datasheet peak, bf16", false}}, kReferenceColour, false}};
+  c.series = {{"measured", {{0, 850, "gemm/matmul/type:bf16"}}, 0, false},
+              {"datasheet peak", {{0, 989.4, "datasheet peak, bf16"}}, kReferenceColour, false}};
   const std::string svg = render_svg(c);
   EXPECT_EQ(count(svg, "<rect x="), 4) << "two bars and two legend swatches";
   EXPECT_NE(svg.find(">fp8</text>"), std::string::npos);
   EXPECT_NE(svg.find(">no figure: not ok</text>"), std::string::npos);
   EXPECT_NE(svg.find("<title>gemm/matmul/type:bf16: 850 TFLOP/s</title>"), std::string::npos);
+}
+
+// The plotted polylines of the series with that label.
+int lines_of(const std::string& svg, const std::string& label) {
+  const auto from = svg.find("data-series=\"" + label + "\"");
+  return count(svg.substr(from, svg.find("</g>", from) - from), "<polyline");
+}
+
+Chart sweep(std::vector<ChartPoint> a, std::vector<ChartPoint> b) {
+  Chart c;
+  c.id = "sweep";
+  c.x_format = AxisFormat::kBytes;
+  c.series = {{"a", std::move(a), 0, false}, {"b", std::move(b), 1, false}};
+  return c;
+}
+
+TEST(SvgChart, NoLineAcrossAGapACliffOrAMarkedSize) {
+  const double M = 1048576;
+  // a lacks 8 MiB, which b measured: a's line stops at 4 MiB and starts again at 8 MiB's far side.
+  Chart gap = sweep({{1 * M, 100}, {2 * M, 110}, {4 * M, 120}, {16 * M, 125}, {32 * M, 126}},
+                    {{1 * M, 50}, {8 * M, 60}});
+  EXPECT_EQ(lines_of(render_svg(gap), "a"), 2);
+  // Tripled between two sizes: a regime nobody measured between them.
+  Chart cliff = sweep({{1 * M, 100}, {2 * M, 300}, {4 * M, 310}}, {});
+  EXPECT_EQ(lines_of(render_svg(cliff), "a"), 1);
+  // The L2's size between two points: no line across it, whatever the figures.
+  Chart l2 = sweep({{32 * M, 100}, {64 * M, 110}, {128 * M, 112}}, {});
+  l2.x_markers = {{"L2 50 MiB", 50 * M}};
+  EXPECT_EQ(lines_of(render_svg(l2), "a"), 1);
+  // 4 MiB to 1 GiB: nothing measured in 256x, not a sweep's step.
+  Chart hole = sweep({{4 * M, 100}, {1024 * M, 110}}, {});
+  EXPECT_EQ(lines_of(render_svg(hole), "a"), 0);
+  Chart joined = sweep({{1 * M, 100}, {2 * M, 110}, {4 * M, 120}}, {});
+  EXPECT_EQ(lines_of(render_svg(joined), "a"), 1);
+}
+
+TEST(SvgChart, LogAxesWhereTheValuesSpanDecades) {
+  Chart c;
+  c.id = "launch";
+  c.x_label = "N";
+  c.y_label = "time (us)";
+  c.series = {{"a", {{1, 2.5}, {10, 0.3}, {1000, 0.004}}, 0, false}};
+  std::string svg = render_svg(c);
+  EXPECT_NE(svg.find(">N, log scale</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">0.001</text>"), std::string::npos) << "log y ticks";
+  c.series = {{"a", {{1, 2.5}, {8, 2.0}}, 0, false}};
+  svg = render_svg(c);
+  EXPECT_NE(svg.find(">N</text>"), std::string::npos) << "8x is under a decade and a half";
+  EXPECT_NE(svg.find(">0</text>"), std::string::npos) << "a linear y axis from zero";
+  c.series = {{"a", {{1, 200000}, {8, 800000}}, 0, false}};
+  EXPECT_NE(render_svg(c).find(">800k</text>"), std::string::npos) << "y ticks fit beside the plot";
+}
+
+TEST(SvgChart, ThrottledAndFailedPointsAreMarkedWithALegend) {
+  Chart c = sweep({{4096, 10}, {8192, 12, "t", "", PointMark::kThrottled}, {16384, 0, "f", "", PointMark::kFailed}}, {});
+  const std::string svg = render_svg(c);
+  EXPECT_EQ(count(svg, "class=\"throttled\""), 2) << "the point and its legend entry";
+  EXPECT_EQ(count(svg, "class=\"failed\""), 2);
+  EXPECT_NE(svg.find(">throttled</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">failed: no figure</text>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>f: no figure (not ok)</title>"), std::string::npos);
+  EXPECT_EQ(lines_of(svg, "a"), 1) << "the failed size is not joined";
 }
 
 }  // namespace

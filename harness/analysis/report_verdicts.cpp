@@ -1,5 +1,6 @@
 #include "harness/analysis/report_verdicts.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "harness/analysis/judgeable.h"
@@ -115,11 +116,15 @@ std::optional<VerdictTable> unjudgeable_table(const ResultFile& run) {
   return t;
 }
 
-std::set<std::string> changed_benchmarks(const Comparison& c) {
-  std::set<std::string> out;
+std::map<std::string, std::string> changed_benchmarks(const Comparison& c) {
+  std::map<std::string, Verdict> worst;
   for (const MetricComparison& r : c.rows)
-    if (r.verdict != Verdict::kSame && r.verdict != Verdict::kNew && r.verdict != Verdict::kMissing)
-      out.insert(r.benchmark);
+    if (r.verdict != Verdict::kSame && r.verdict != Verdict::kNew && r.verdict != Verdict::kMissing) {
+      const auto [it, added] = worst.try_emplace(r.benchmark, r.verdict);
+      if (!added) it->second = std::min(it->second, r.verdict);  // Verdict is ordered worst first
+    }
+  std::map<std::string, std::string> out;
+  for (const auto& [name, verdict] : worst) out.emplace(name, to_string(verdict));
   return out;
 }
 

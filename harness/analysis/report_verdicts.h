@@ -1,9 +1,9 @@
 #pragma once
 // compare's and check's verdicts as the HTML report shows them (html_report.h): the lines worth
 // a look, worst first, each with its tone, and the benchmarks whose figures moved, which the
-// charts ring.
+// table and the charts mark.
 #include <optional>
-#include <set>
+#include <map>
 #include <string>
 
 #include "harness/analysis/check.h"
@@ -18,7 +18,8 @@ VerdictTable verdict_table(const CheckReport& report);
 // names why, or nullopt when it can.
 std::optional<VerdictTable> unjudgeable_table(const ResultFile& run);
 
-// Benchmarks of NEW with a line whose verdict is not "same" (regressed, improved, noisy, not ok).
-std::set<std::string> changed_benchmarks(const Comparison& comparison);
+// Benchmarks of NEW with a line whose verdict is not "same", each with its worst verdict
+// ("regressed", "improved", "noisy", "not ok"): what the report's table and charts mark.
+std::map<std::string, std::string> changed_benchmarks(const Comparison& comparison);
 
 }  // namespace gpubench

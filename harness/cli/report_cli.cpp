@@ -45,7 +45,7 @@ int write_report(const ReportOptions& options) {
   const LoadedRun run = loaded_run(run_path, read_json_file(run_path));
   std::optional<LoadedRun> base;
   std::optional<VerdictTable> verdicts;
-  std::set<std::string> flagged;
+  std::map<std::string, std::string> changed;
   if (!base_path.empty()) {
     const nlohmann::json json = read_json_file(base_path);
     if (json.is_object() && json.contains("gpubench_baseline")) {
@@ -58,7 +58,7 @@ int write_report(const ReportOptions& options) {
       compare.tolerances = tolerances_for(options.tolerance_path, {&base->figures, &run.figures});
       const Comparison comparison = compare_runs(base->figures, run.figures, compare);
       verdicts = verdict_table(comparison);
-      flagged = changed_benchmarks(comparison);
+      changed = changed_benchmarks(comparison);
     }
   } else {
     verdicts = unjudgeable_table(run.figures);
@@ -70,7 +70,9 @@ int write_report(const ReportOptions& options) {
   input.figures = &run.figures;
   input.label = std::filesystem::path(run_path).filename().string();
   input.verdicts = verdicts;
-  input.charts = report_charts({&run.figures, &run.document}, base ? &base_charts : nullptr, flagged);
+  input.charts = report_charts({&run.figures, &run.document}, base ? &base_charts : nullptr, changed);
+  input.compared = base.has_value();
+  input.changed = std::move(changed);
   const int verdict = verdicts && verdicts->failed ? kExitFailure : kExitOk;
   if (!write_output(render_html_report(input), options.out_path)) return exit_code_with_failed_write(verdict);
   std::cerr << "report: wrote " << options.out_path << " (" << input.charts.size() << " charts"

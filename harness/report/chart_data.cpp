@@ -4,43 +4,17 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <set>
 
+#include "harness/report/chart_bars.h"
 #include "harness/report/chart_rules.h"
+#include "harness/report/chart_select.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
 namespace {
 
-// Files name a family "suite/family" (or, older ones, "family" beside the suite).
-bool in_family(const std::string& suite, const std::string& family, const std::string& wanted) {
-  return family == wanted || suite + "/" + family == wanted;
-}
-
-bool holds_fixed(const BenchmarkResult& b, const std::map<std::string, std::string>& fixed) {
-  for (const auto& [axis, value] : fixed) {
-    const auto it = b.params.find(axis);
-    if (it != b.params.end() && it->second != value) return false;
-  }
-  return true;
-}
-
-std::string param_or(const BenchmarkResult& b, const std::string& axis) {
-  const auto it = b.params.find(axis);
-  return it == b.params.end() ? "" : it->second;
-}
-
-// The ok results of `file` a rule draws from (none when the file is absent).
-std::vector<const BenchmarkResult*> select(const ResultFile* file, const std::string& family,
-                                           const std::map<std::string, std::string>& fixed,
-                                           const std::string& needed_axis) {
-  std::vector<const BenchmarkResult*> out;
-  if (!file) return out;
-  for (const BenchmarkResult& b : file->benchmarks)
-    if (b.ok() && in_family(b.suite, b.family, family) && holds_fixed(b, fixed) && b.params.count(needed_axis)) out.push_back(&b);
-  return out;
-}
-
-// The axes that take more than one value among `results`, other than `skip`: what tells series apart.
+// The axes that take more than one value among `results`, other than `skip`: what slices them.
 std::vector<std::string> varying_axes(const std::vector<const BenchmarkResult*>& results,
                                       const std::set<std::string>& skip) {
   std::map<std::string, std::set<std::string>> values;
@@ -56,7 +30,8 @@ std::vector<std::string> varying_axes(const std::vector<const BenchmarkResult*>&
 std::string series_label(const std::string& metric_label, const BenchmarkResult& b,
                          const std::vector<std::string>& axes) {
   std::string label = metric_label;
-  for (const std::string& axis : axes) label += (label.empty() ? "" : ", ") + axis + ":" + param_or(b, axis);
+  for (const std::string& axis : axes)
+    if (b.params.count(axis)) label += (label.empty() ? "" : ", ") + axis + ":" + param_or(b, axis);
   return label.empty() ? "measured" : label;
 }
 
@@ -131,155 +106,96 @@ std::vector<ChartMarker> l2_markers(const ResultFile& run) {
 
 // The run's (or base run's) series of one curve chart.
 void curve_series(const CurveRule& rule, const std::vector<const BenchmarkResult*>& results,
-                  const std::vector<std::string>& axes, const std::set<std::string>* flagged,
-                  std::map<std::string, ChartSeries>& by_label, std::vector<std::string>& order) {
+                  const std::map<std::string, std::string>* verdicts, std::map<std::string, ChartSeries>& by_label,
+                  std::vector<std::string>& order) {
   for (const BenchmarkResult* b : results) {
     const double x = std::strtod(param_or(*b, rule.x_param).c_str(), nullptr);
     if (!std::isfinite(x)) continue;
     for (const SeriesMetric& m : rule.metrics) {
+      const std::string label = series_label(m.label, *b, rule.series);
+      if (!b->ok()) {
+        add_series(by_label, order, label, {x, 0, b->name, verdict_of(verdicts, b->name), PointMark::kFailed});
+        continue;
+      }
       const auto it = b->metrics.find(m.metric);
       if (it == b->metrics.end() || !std::isfinite(it->second.median)) continue;
-      add_series(by_label, order, series_label(m.label, *b, axes),
-                 {x, it->second.median, b->name, flagged && flagged->count(b->name) > 0});
+      add_series(by_label, order, label,
+                 {x, it->second.median, b->name, verdict_of(verdicts, b->name),
+                  b->throttled ? PointMark::kThrottled : PointMark::kMeasured});
     }
   }
 }
 
+// A parameter slice: the values of the slicing axes that one chart holds.
+using Slice = std::vector<std::string>;
+
+Slice slice_of(const BenchmarkResult& b, const std::vector<std::string>& axes) {
+  Slice out;
+  for (const std::string& axis : axes) out.push_back(param_or(b, axis));
+  return out;
+}
+
+std::vector<const BenchmarkResult*> in_slice(std::vector<const BenchmarkResult*> all, const std::vector<std::string>& axes,
+                                             const Slice& slice) {
+  all.erase(std::remove_if(all.begin(), all.end(), [&](auto* b) { return slice_of(*b, axes) != slice; }), all.end());
+  return all;
+}
+
+void name_slice(const CurveRule& rule, const std::vector<std::string>& axes, const Slice& slice, Chart& chart) {
+  chart.id = rule.id;
+  std::string held;
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    chart.id += "-" + slice[a];
+    held += (held.empty() ? "" : ", ") + axes[a] + " " + slice[a];
+  }
+  chart.title = rule.title;
+  chart.subtitle = held;
+  chart.x_label = rule.x_label;
+  chart.y_label = rule.y_label;
+  chart.x_format = rule.x_format;
+}
+
+bool has_figure(const Chart& chart) {
+  for (const ChartSeries& s : chart.series)
+    for (const ChartPoint& p : s.points)
+      if (p.mark != PointMark::kFailed) return true;
+  return false;
+}
+
 void curve_charts(const CurveRule& rule, const ChartRun& run, const ChartRun* base,
-                  const std::set<std::string>& flagged, std::vector<ReportChart>& out) {
+                  const std::map<std::string, std::string>& verdicts, std::vector<ReportChart>& out) {
   if (!rule.unless.empty() && std::any_of(out.begin(), out.end(), [&](const ReportChart& c) {
         return c.chart.id == rule.unless || c.chart.id.rfind(rule.unless + "-", 0) == 0;
       }))
     return;
-  const auto now = select(run.figures, rule.family, rule.fixed, rule.x_param);
+  const auto now = select(run.figures, rule.family, rule.fixed, rule.x_param, true);
   const auto then = select(base ? base->figures : nullptr, rule.family, rule.fixed, rule.x_param);
-  std::vector<std::string> splits;
+  auto both = now;
+  both.insert(both.end(), then.begin(), then.end());
+  std::set<std::string> skip(rule.series.begin(), rule.series.end());
+  skip.insert(rule.x_param);
+  for (const auto& [axis, value] : rule.fixed) skip.insert(axis);
+  const std::vector<std::string> axes = varying_axes(both, skip);
+  std::vector<Slice> slices;
   for (const BenchmarkResult* b : now)
-    if (std::find(splits.begin(), splits.end(), param_or(*b, rule.split)) == splits.end())
-      splits.push_back(param_or(*b, rule.split));
-  for (const std::string& split : splits) {
-    auto in_split = [&](std::vector<const BenchmarkResult*> all) {
-      all.erase(std::remove_if(all.begin(), all.end(), [&](auto* b) { return param_or(*b, rule.split) != split; }),
-                all.end());
-      return all;
-    };
-    const auto now_split = in_split(now), then_split = in_split(then);
-    auto both = now_split;
-    both.insert(both.end(), then_split.begin(), then_split.end());
-    std::set<std::string> skip = {rule.x_param, rule.split};
-    for (const auto& [axis, value] : rule.fixed) skip.insert(axis);
-    const auto axes = varying_axes(both, skip);
+    if (std::find(slices.begin(), slices.end(), slice_of(*b, axes)) == slices.end()) slices.push_back(slice_of(*b, axes));
+  for (const Slice& slice : slices) {
+    const auto now_slice = in_slice(now, axes, slice);
     Chart chart;
-    chart.id = rule.id + (rule.split.empty() ? "" : "-" + split);
-    chart.title = rule.title + (rule.split.empty() ? "" : " (" + rule.split + " " + split + ")");
-    chart.x_label = rule.x_label;
-    chart.y_label = rule.y_label;
-    chart.x_format = rule.x_format;
+    name_slice(rule, axes, slice, chart);
     std::map<std::string, ChartSeries> by_label;
     std::vector<std::string> order;
-    curve_series(rule, now_split, axes, &flagged, by_label, order);
-    if (order.empty()) continue;
+    curve_series(rule, now_slice, &verdicts, by_label, order);
     std::map<std::string, int> colours;
     append_run_series(chart, std::move(by_label), order, false, colours);
+    if (!has_figure(chart)) continue;
     by_label.clear(), order.clear();
-    curve_series(rule, then_split, axes, nullptr, by_label, order);
+    curve_series(rule, in_slice(then, axes, slice), nullptr, by_label, order);
     append_run_series(chart, std::move(by_label), order, true, colours);
-    if (rule.peak_marker) chart.y_markers = peak_markers(now_split, rule.metrics.front().metric, run.document);
+    if (rule.peak_marker) chart.y_markers = peak_markers(now_slice, rule.metrics.front().metric, run.document);
     if (rule.l2_marker) chart.x_markers = l2_markers(*run.figures);
     out.push_back({rule.suite, std::move(chart)});
   }
-}
-
-// Per category and series, the best figure and the benchmark it came from.
-struct BestFigures {
-  std::vector<std::string> series_order;
-  std::map<std::string, std::map<std::string, ChartPoint>> best;  // series -> category -> point
-};
-
-BestFigures best_figures(const BarRule& rule, const std::vector<const BenchmarkResult*>& results,
-                         std::vector<std::string>& categories, const std::set<std::string>* flagged) {
-  BestFigures out;
-  for (const BenchmarkResult* b : results) {
-    const auto it = b->metrics.find(rule.metric);
-    if (it == b->metrics.end() || !std::isfinite(it->second.median)) continue;
-    const std::string category = param_or(*b, rule.category);
-    if (std::find(categories.begin(), categories.end(), category) == categories.end()) categories.push_back(category);
-    const std::string series = rule.series_param.empty() ? "measured" : rule.series_param + ":" + param_or(*b, rule.series_param);
-    if (!out.best.count(series)) out.series_order.push_back(series);
-    ChartPoint& p = out.best[series][category];
-    if (p.name.empty() || it->second.median > p.y) p = {0, it->second.median, b->name, flagged && flagged->count(b->name)};
-  }
-  return out;
-}
-
-void append_bar_series(Chart& chart, const BestFigures& figures, const std::vector<std::string>& categories,
-                       bool base_run, std::map<std::string, int>& colours) {
-  for (const std::string& label : figures.series_order) {
-    ChartSeries s;
-    s.label = label + (base_run ? " (base)" : "");
-    s.colour = colours.try_emplace(label, static_cast<int>(colours.size())).first->second;
-    s.base_run = base_run;
-    for (const auto& [category, point] : figures.best.at(label)) {
-      ChartPoint p = point;
-      p.x = static_cast<double>(std::find(categories.begin(), categories.end(), category) - categories.begin());
-      s.points.push_back(p);
-    }
-    std::sort(s.points.begin(), s.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
-    chart.series.push_back(std::move(s));
-  }
-}
-
-// The context's datasheet rate of a precision ("fp8_e4m3" is an fp8 rate), where a result
-// records no peak of its own; 0 when the table has none.
-double datasheet_tflops(const ResultFile& run, const std::string& precision) {
-  double rate = 0;
-  for (const GpuInfo& g : run.gpus)
-    for (const std::string& name : {precision, precision.substr(0, precision.find('_'))})
-      if (const auto it = g.tflops_peak.find(name); it != g.tflops_peak.end()) {
-        rate = std::max(rate, it->second);
-        break;
-      }
-  return rate;
-}
-
-void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, const std::set<std::string>& flagged,
-               std::vector<ReportChart>& out) {
-  const auto now = select(run.figures, rule.family, rule.fixed, rule.category);
-  const auto then = select(base ? base->figures : nullptr, rule.family, rule.fixed, rule.category);
-  Chart chart;
-  chart.id = rule.id;
-  chart.title = rule.title;
-  chart.kind = ChartKind::kBar;
-  chart.x_label = rule.x_label;
-  chart.y_label = rule.y_label;
-  const BestFigures mine = best_figures(rule, now, chart.categories, &flagged);
-  if (mine.series_order.empty()) return;
-  const BestFigures theirs = best_figures(rule, then, chart.categories, nullptr);
-  std::map<std::string, int> colours;
-  append_bar_series(chart, mine, chart.categories, false, colours);
-  append_bar_series(chart, theirs, chart.categories, true, colours);
-  if (run.figures)
-    for (const BenchmarkResult& b : run.figures->benchmarks)
-      if (!b.ok() && in_family(b.suite, b.family, rule.family) && holds_fixed(b, rule.fixed) &&
-          b.params.count(rule.category) &&
-          std::find(chart.categories.begin(), chart.categories.end(), b.params.at(rule.category)) ==
-              chart.categories.end())
-        chart.categories.push_back(b.params.at(rule.category));
-  chart.category_notes.assign(chart.categories.size(), "");
-  for (std::size_t c = 0; c < chart.categories.size(); ++c)
-    if (std::none_of(now.begin(), now.end(), [&](auto* b) { return param_or(*b, rule.category) == chart.categories[c]; }))
-      chart.category_notes[c] = "no figure: not ok";
-  ChartSeries peak{"datasheet peak", {}, kReferenceColour, false};
-  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
-    double best = 0;
-    for (const BenchmarkResult* b : now)
-      if (param_or(*b, rule.category) == chart.categories[c] && b->peak && b->primary_metric == rule.metric)
-        best = std::max(best, *b->peak);
-    if (best <= 0) best = datasheet_tflops(*run.figures, chart.categories[c]);
-    if (best > 0) peak.points.push_back({static_cast<double>(c), best, "datasheet peak, " + chart.categories[c], false});
-  }
-  if (!peak.points.empty()) chart.series.push_back(std::move(peak));
-  out.push_back({rule.suite, std::move(chart)});
 }
 
 // The sustained GEMM's slices (notes.series: t_s and what was read at each) as a trace per result.
@@ -299,7 +215,7 @@ void trace_series(const RunDocument* document, const std::string& quantity, bool
     for (const auto& slice : *series)
       if (slice.is_object() && slice.contains("t_s") && slice["t_s"].is_number() && slice.contains(quantity) &&
           slice[quantity].is_number())
-        s.points.push_back({slice["t_s"].get<double>(), slice[quantity].get<double>(), r.name, false});
+        s.points.push_back({slice["t_s"].get<double>(), slice[quantity].get<double>(), r.name, "", PointMark::kMeasured});
     if (!s.points.empty()) chart.series.push_back(std::move(s));
   }
 }
@@ -327,7 +243,7 @@ void trace_charts(const ChartRun& run, const ChartRun* base, std::vector<ReportC
     chart.title = t.title;
     chart.x_label = "time into the benchmark (s)";
     chart.y_label = t.y_label;
-    chart.log_x = false;
+    chart.log_x = chart.log_y = false;
     std::map<std::string, int> colours;
     trace_series(run.document, t.quantity, false, colours, chart);
     if (chart.series.empty()) continue;
@@ -354,13 +270,14 @@ const std::vector<std::string>& report_suite_order() {
   return order;
 }
 
-std::vector<ReportChart> report_charts(const ChartRun& run, const ChartRun* base, const std::set<std::string>& flagged) {
+std::vector<ReportChart> report_charts(const ChartRun& run, const ChartRun* base,
+                                       const std::map<std::string, std::string>& verdicts) {
   std::vector<ReportChart> out;
   if (!run.figures) return out;
-  for (const CurveRule& rule : curve_rules()) curve_charts(rule, run, base, flagged, out);
-  for (const BarRule& rule : bar_rules()) bar_chart(rule, run, base, flagged, out);
+  for (const CurveRule& rule : curve_rules()) curve_charts(rule, run, base, verdicts, out);
+  bar_charts(run, base, verdicts, out);
   trace_charts(run, base, out);
-  for (const CurveRule& rule : collective_rules()) curve_charts(rule, run, base, flagged, out);
+  for (const CurveRule& rule : collective_rules()) curve_charts(rule, run, base, verdicts, out);
   std::stable_sort(out.begin(), out.end(),
                    [](const ReportChart& a, const ReportChart& b) { return suite_rank(a.suite) < suite_rank(b.suite); });
   return out;

@@ -3,9 +3,11 @@
 // transfer paths against size, HBM bandwidth and latency against working set (the L2 marked),
 // launch cost of streams and graphs against N, GEMM and conv TFLOP/s per precision beside the
 // datasheet peak, attention fused and unfused, collective bandwidth against size, and the
-// sustained GEMM's clock and power trace. Only ok results are figures; a chart with no figure
-// in the run is not made. With a base run, its curves join each chart (drawn dashed).
-#include <set>
+// sustained GEMM's clock and power trace. A curve rule makes one small chart per parameter
+// slice (chart_rules.h). Only ok results are figures; one that ran and failed is a cross at its
+// x, a throttled one a triangle; a chart with no figure in the run is not made. With a base
+// run, its curves join each chart (drawn dashed).
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,9 +32,10 @@ struct ChartRun {
 // The suites in the order the page shows them; a suite not named here comes after them.
 const std::vector<std::string>& report_suite_order();
 
-// `flagged`: benchmarks of `run` whose comparison verdict changed, drawn ringed. `base` may be
-// null. Charts come in a fixed order (suite by suite); a base run adds no chart of its own.
+// `verdicts`: compare's verdict of each benchmark of `run` whose comparison is not "same"
+// (regressed, improved, ...), drawn ringed. `base` may be null. Charts come in a fixed order
+// (suite by suite); a base run adds no chart of its own.
 std::vector<ReportChart> report_charts(const ChartRun& run, const ChartRun* base,
-                                       const std::set<std::string>& flagged = {});
+                                       const std::map<std::string, std::string>& verdicts = {});
 
 }  // namespace gpubench

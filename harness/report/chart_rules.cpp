@@ -5,32 +5,36 @@ namespace gpubench {
 const std::vector<CurveRule>& curve_rules() {
   static const std::vector<CurveRule> rules = {
       {"memory-stream", "memory", "HBM bandwidth against working set", "memory/stream", "array_bytes",
-       "array size", "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {}, "type", AxisFormat::kBytes, true, true, ""},
+       "array size", "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {}, {"op"}, AxisFormat::kBytes, true, true, ""},
       {"memory-latency", "memory", "Memory load latency against working set", "memory/latency",
-       "working_set_bytes", "working set", "latency (ns)", {{"latency_ns", ""}}, {}, "", AxisFormat::kBytes, false,
+       "working_set_bytes", "working set", "latency (ns)", {{"latency_ns", ""}}, {}, {}, AxisFormat::kBytes, false,
        true, ""},
       {"transfer-h2d", "transfer", "Host to device bandwidth", "transfer/host_device", "bytes", "transfer size",
-       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {{"dir", "h2d"}}, "", AxisFormat::kBytes, true, false, ""},
+       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {{"dir", "h2d"}}, {"host", "engine"}, AxisFormat::kBytes, true, false, ""},
       {"transfer-d2h", "transfer", "Device to host bandwidth", "transfer/host_device", "bytes", "transfer size",
-       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {{"dir", "d2h"}}, "", AxisFormat::kBytes, true, false, ""},
+       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {{"dir", "d2h"}}, {"host", "engine"}, AxisFormat::kBytes, true, false, ""},
       {"transfer-bidir", "transfer", "Host and device both ways at once", "transfer/host_device", "bytes",
-       "transfer size", "bandwidth, both directions (GB/s)", {{"bandwidth_gbps", ""}}, {{"dir", "bidir"}}, "",
+       "transfer size", "bandwidth, both directions (GB/s)", {{"bandwidth_gbps", ""}}, {{"dir", "bidir"}}, {"host", "engine"},
        AxisFormat::kBytes, false, false, ""},
       {"transfer-peer", "transfer", "Peer (GPU to GPU) bandwidth", "transfer/peer", "bytes", "transfer size",
-       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {}, "path", AxisFormat::kBytes, true, false, ""},
+       "bandwidth (GB/s)", {{"bandwidth_gbps", ""}}, {}, {}, AxisFormat::kBytes, true, false, ""},
       {"transfer-device-local", "transfer", "Device-local copy bandwidth", "transfer/device_local", "bytes",
-       "copy size", "bandwidth, read + write (GB/s)", {{"bandwidth_gbps", ""}}, {}, "", AxisFormat::kBytes, true,
-       false, ""},
+       "copy size", "bandwidth, read + write (GB/s)", {{"bandwidth_gbps", ""}}, {}, {"engine"}, AxisFormat::kBytes, true,
+       true, ""},
+      {"transfer-memcpy-latency", "transfer", "cudaMemcpy latency against size", "transfer/memcpy_latency", "bytes",
+       "copy size", "latency (µs)", {{"latency_us", ""}}, {}, {"host"}, AxisFormat::kBytes, false, false, ""},
       {"launch-host", "launch", "Host launch cost per kernel: stream against graph", "launch/graph", "nodes",
        "kernels per launch (N)", "host time per kernel (µs)",
        {{"stream_host_enqueue_us", "stream enqueue"}, {"graph_host_launch_per_node_us", "graph launch"}},
-       {{"process_streams", "1"}, {"arg_bytes", "0"}, {"work", "none"}}, "", AxisFormat::kNumber, false, false, ""},
+       {{"process_streams", "1"}, {"arg_bytes", "0"}, {"work", "none"}}, {}, AxisFormat::kNumber, false, false, ""},
       {"launch-gpu", "launch", "GPU time per kernel: stream against graph", "launch/graph", "nodes",
        "kernels per launch (N)", "GPU time per kernel (µs)",
        {{"stream_gpu_time_per_kernel_us", "stream"}, {"gpu_time_per_node_us", "graph"}},
-       {{"process_streams", "1"}, {"arg_bytes", "0"}, {"work", "none"}}, "", AxisFormat::kNumber, false, false, ""},
+       {{"process_streams", "1"}, {"arg_bytes", "0"}, {"work", "none"}}, {}, AxisFormat::kNumber, false, false, ""},
+      {"launch-streams", "launch", "Launch rate against streams", "launch/multi_stream", "streams", "streams",
+       "launches per second", {{"launches_per_s", ""}}, {}, {"issuer"}, AxisFormat::kNumber, false, false, ""},
       {"attention", "attention", "Attention forward, fused (cuDNN) and unfused", "attention/forward", "seq",
-       "sequence length", "TFLOP/s", {{"tflops", ""}}, {}, "model", AxisFormat::kNumber, false, false, ""},
+       "sequence length", "TFLOP/s", {{"tflops", ""}}, {}, {"impl"}, AxisFormat::kNumber, false, false, ""},
   };
   return rules;
 }
@@ -43,12 +47,12 @@ const std::vector<CurveRule>& collective_rules() {
       const std::string id = std::string("collective-") + family;
       const std::map<std::string, std::string> fixed = {{"place", "out"}, {"redop", "sum"}};
       out.push_back({id, "collective", std::string(family) + ": bus bandwidth", std::string("collective/") + family,
-                     "bytes", "message size", "bus bandwidth (GB/s)", {{"busbw_gbps", ""}}, fixed, "",
+                     "bytes", "message size", "bus bandwidth (GB/s)", {{"busbw_gbps", ""}}, fixed, {"type"},
                      AxisFormat::kBytes, true, false, ""});
       // One rank moves nothing over a bus: its files carry the algorithm bandwidth alone.
       out.push_back({id + "-algbw", "collective", std::string(family) + ": algorithm bandwidth (no bus figure in this run)",
                      std::string("collective/") + family, "bytes", "message size", "algorithm bandwidth (GB/s)",
-                     {{"algbw_gbps", ""}}, fixed, "", AxisFormat::kBytes, false, false, id});
+                     {{"algbw_gbps", ""}}, fixed, {"type"}, AxisFormat::kBytes, false, false, id});
     }
     return out;
   }();

@@ -1,7 +1,7 @@
 #pragma once
 // The charts of the HTML report as data (chart_data.cpp draws them from a run): which family,
-// which metric against which axis, which axes are held fixed, and what reference lines a chart
-// carries. Adding a chart for a new suite is adding a rule here.
+// which metric against which axis, which axes make the series, which are held fixed, and what
+// reference lines a chart carries. Adding a chart for a new suite is adding a rule here.
 #include <map>
 #include <string>
 #include <vector>
@@ -14,12 +14,14 @@ struct SeriesMetric {
   std::string metric, label;  // label: empty when the chart plots one metric
 };
 
-// A family's metric against one of its axes; every other axis that varies makes its own series.
+// A family's metric against one of its axes, as small charts: the `series` axes (a handful of
+// values between them) tell the curves of a chart apart, and every other axis that varies in
+// the run makes a chart per combination of its values (a parameter slice).
 struct CurveRule {
   std::string id, suite, title, family, x_param, x_label, y_label;
   std::vector<SeriesMetric> metrics;
   std::map<std::string, std::string> fixed;  // axes held at one value where the family has them
-  std::string split;                         // one chart per value of this axis
+  std::vector<std::string> series;
   AxisFormat x_format = AxisFormat::kBytes;
   bool peak_marker = false, l2_marker = false;
   std::string unless;  // left out when a chart of this id was made (a figure's fallback)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/report/health.h"
+#include "harness/report/html_results.h"
 #include "harness/report/svg_chart.h"
 #include "harness/report/text_table.h"
 
@@ -10,32 +11,38 @@ namespace gpubench {
 namespace {
 
 constexpr const char* kStyle = R"(
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;padding:0 20px 40px;color:#1b1f24;background:#fff}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1220px;padding:0 16px 40px;color:#1b1f24;background:#fff}
 h1{font-size:24px;margin:24px 0 4px}h2{font-size:19px;margin:32px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-h3{font-size:15px;margin:18px 0 6px}p.meta{margin:2px 0;color:#57606a}code{font-size:12px}
+h3{font-size:15px;margin:18px 0 6px}p.meta{margin:2px 0;color:#57606a}code{font-size:12px;overflow-wrap:anywhere}
 nav a{margin-right:12px}table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
-th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top;}td{overflow-wrap:break-word}th{background:#f6f8fa;white-space:nowrap}
-table.wide{width:100%}details{margin:6px 0 12px}summary{cursor:pointer;color:#57606a}svg.chart .category-note{fill:#a40e26;font-size:12px}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-tr.bad td{background:#ffebe9}tr.warn td{background:#fff8c5}tr.good td{background:#dafbe1}
+th,td{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top;}td{overflow-wrap:anywhere}th{background:#f6f8fa}
+table.wide{width:100%}details{margin:6px 0 12px}summary{cursor:pointer;color:#57606a}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table.results{font-size:12px}table.results td{overflow-wrap:normal;white-space:nowrap}
+table.results td.name,table.results td.axes{white-space:normal;overflow-wrap:break-word}
+table.results td.flag{font-weight:600}th.sortable{cursor:pointer}th[data-dir=asc]::after{content:" \25B2"}th[data-dir=desc]::after{content:" \25BC"}
+tr.bad td{background:#ffebe9}tr.warn td{background:#fff8c5}tr.good td{background:#dafbe1}tr.quiet td{color:#6e7781}
 .verdict{font-weight:600;padding:6px 10px;display:inline-block;border-radius:4px}
 .verdict.fail{background:#ffebe9;color:#a40e26}.verdict.pass{background:#dafbe1;color:#116329}
-svg.chart{display:block;margin:10px 0 18px;max-width:100%;height:auto;font-size:12px;background:#fff}
-svg.chart .chart-title{font-size:14px;font-weight:600}svg.chart .axis-label{font-size:12px;fill:#333}
-svg.chart .grid{stroke:#e6e8eb}svg.chart .frame{stroke:#8c959f}
+div.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(460px,1fr));gap:6px 18px}
+svg.chart{display:block;margin:8px 0 12px;width:100%;height:auto;font-size:12px;background:#fff}
+svg.chart .chart-title{font-size:13px;font-weight:600}svg.chart .chart-subtitle{font-size:12px;fill:#57606a}svg.chart .axis-label{font-size:12px;fill:#333}
+svg.chart .grid{stroke:#e6e8eb}svg.chart .frame{stroke:#8c959f}svg.chart .category-note{fill:#a40e26;font-size:12px}
 svg.chart .marker line{stroke:#6e7781;stroke-dasharray:3 3}svg.chart .marker text{fill:#57606a;font-size:11px}
 svg.chart .legend-item{cursor:pointer}svg.chart .legend-item.off{opacity:.35}svg.chart .series.off{display:none}
 )";
 
-// Marks the page as rendered once every chart has been looked at, for the headless-browser
-// test; a click on a legend entry hides or shows its series.
+// Marks the page as rendered once every chart has been looked at, and whether it is wider than
+// the window, for the headless-browser test; a click on a legend entry hides or shows its
+// series.
 constexpr const char* kScript = R"(
 (function(){var root=document.documentElement;try{var charts=document.querySelectorAll('svg.chart');var drawn=0;
 charts.forEach(function(svg){if(svg.querySelector('.series'))drawn++;
 svg.querySelectorAll('.legend-item').forEach(function(item){item.addEventListener('click',function(){
 var series=svg.querySelector('.series[data-index="'+item.getAttribute('data-index')+'"]');
 if(series){series.classList.toggle('off');item.classList.toggle('off');}});});});
-root.setAttribute('data-charts',String(drawn));root.setAttribute('data-report','ready');}
+root.setAttribute('data-charts',String(drawn));root.setAttribute('data-viewport-width',String(root.clientWidth));
+root.setAttribute('data-scroll-width',String(root.scrollWidth));root.setAttribute('data-report','ready');}
 catch(e){root.setAttribute('data-script-error',String(e));}})();
 )";
 
@@ -165,10 +172,11 @@ std::string suite_section(const std::string& suite, const HtmlReportInput& in) {
   std::string out = "<section id=\"suite-" + xml_escape(suite) + "\" class=\"suite\"><h2>" + xml_escape(suite) +
                     "</h2><p>" + std::to_string(ok) + " ok, " + std::to_string(failed.size()) + " failed, timed out or " +
                     "interrupted, " + std::to_string(skipped.size()) + " skipped.</p>";
-  int charts = 0;
+  std::string charts;
   for (const ReportChart& c : in.charts)
-    if (c.suite == suite) out += render_svg(c.chart), ++charts;
-  if (charts == 0) out += "<p>No chart: this run has no figure of this suite that a chart draws.</p>";
+    if (c.suite == suite) charts += render_svg(c.chart);
+  out += charts.empty() ? "<p>No chart: this run has no figure of this suite that a chart draws.</p>"
+                        : "<div class=\"charts\">" + charts + "</div>";
   if (!failed.empty())
     out += "<h3>Not ok: no figure</h3>" +
            html_table({"benchmark", "status", "why"}, failed, std::vector<std::string>(failed.size(), "bad"));
@@ -194,12 +202,13 @@ std::string render_html_report(const HtmlReportInput& in) {
   out += "<nav><a href=\"#context\">context</a>";
   if (in.verdicts) out += "<a href=\"#verdicts\">verdicts</a>";
   for (const std::string& s : suites) out += "<a href=\"#suite-" + xml_escape(s) + "\">" + xml_escape(s) + "</a>";
-  out += "</nav>\n";
+  out += "<a href=\"#results\">all results</a></nav>\n";
   out += "<section id=\"context\"><h2>Context</h2>" + versions_section(in) + gpus_section(d.context) +
          links_section(*in.figures) + health_section(d.context) + "</section>\n";
   if (in.verdicts) out += verdicts_section(*in.verdicts) + "\n";
   for (const std::string& s : suites) out += suite_section(s, in) + "\n";
-  return out + "<script>" + kScript + "</script></body></html>\n";
+  out += results_section({in.document, in.figures, in.compared, &in.changed}) + "\n";
+  return out + "<script>" + kScript + results_table_script() + "</script></body></html>\n";
 }
 
 }  // namespace gpubench

@@ -2,8 +2,10 @@
 // `gpubench report`: one self-contained HTML page of a run. Nothing is fetched to view it (no
 // fonts, scripts or styles from elsewhere): inline CSS, inline SVG charts (chart_data.h) and
 // one small inline script. It shows the context (GPUs, versions, link matrix, health), each
-// suite's charts and its results that are not ok, and, given a base run or a baseline, the
-// verdicts of compare or check with the changed lines highlighted.
+// suite's small charts and its results that are not ok, a table of every result
+// (html_results.h), and, given a base run or a baseline, the verdicts of compare or check with
+// the changed lines highlighted and, against a base run, marked in the table and the charts.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +43,10 @@ struct HtmlReportInput {
   std::string label;                    // the run's file name
   std::optional<VerdictTable> verdicts;
   std::vector<ReportChart> charts;
+  // Against a base run (compare): the verdict of each benchmark that is not "same", as
+  // changed_benchmarks (harness/analysis/report_verdicts.h) gives it. The table shows it.
+  bool compared = false;
+  std::map<std::string, std::string> changed;
 };
 
 std::string render_html_report(const HtmlReportInput& input);

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
+#include <set>
 
+#include "harness/report/chart_lines.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
@@ -16,9 +17,12 @@ constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", 
                                     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 constexpr int kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 
-constexpr double kWidth = 760, kLeft = 76, kRight = 24, kTop = 38, kPlotHeight = 300;
-constexpr double kAxisBand = 48;  // below the plot: tick labels and the x-axis label
-constexpr double kLegendRow = 20;
+// Small charts, two to a row of the page: the page scales the viewBox to its column.
+constexpr double kWidth = 520, kLeft = 62, kRight = 30, kTop = 44, kPlotHeight = 210;
+constexpr double kPlotWidth = kWidth - kLeft - kRight;
+constexpr double kInset = 8;      // points at the ends of the x axis stay clear of the frame
+constexpr double kAxisBand = 44;  // below the plot: tick labels and the x-axis label
+constexpr double kLegendRow = 18;
 
 std::string fixed(double value) {
   char buffer[32];
@@ -36,8 +40,29 @@ std::string dash_of(int colour, bool base_run) {
 
 const char* colour_of(int index) { return kPalette[((index % kPaletteSize) + kPaletteSize) % kPaletteSize]; }
 
+const char* verdict_colour(const std::string& verdict) {
+  return verdict == "regressed" ? "#cf222e" : verdict == "improved" ? "#1a7f37" : "#000";
+}
+
+// The symbols a point may carry, drawn at (x, y).
+std::string triangle(double x, double y, const std::string& fill) {
+  return "<polygon class=\"throttled\" points=\"" + fixed(x) + "," + fixed(y - 5) + " " + fixed(x - 4.5) + "," +
+         fixed(y + 3.5) + " " + fixed(x + 4.5) + "," + fixed(y + 3.5) + "\" fill=\"" + fill +
+         "\" stroke=\"#1b1f24\" stroke-width=\"1\">";
+}
+std::string cross(double x, double y, const std::string& colour) {
+  return "<path class=\"failed\" d=\"M" + fixed(x - 4) + " " + fixed(y - 4) + "l8 8m0 -8l-8 8\" stroke=\"" + colour +
+         "\" stroke-width=\"2.5\">";
+}
+std::string ring(double x, double y, const std::string& verdict) {
+  return "<circle class=\"verdict " + verdict + "\" cx=\"" + fixed(x) + "\" cy=\"" + fixed(y) +
+         "\" r=\"7\" fill=\"none\" stroke=\"" + verdict_colour(verdict) + "\" stroke-width=\"2\"/>";
+}
+
+// A legend entry: a series (a line or a bar swatch, toggled by a click), or what a symbol on
+// the plot means (`symbol`: "throttled", "failed", or a verdict).
 struct LegendItem {
-  std::string label, colour, dash;
+  std::string label, colour, dash, symbol;
   bool pale = false, line = true;
 };
 
@@ -45,17 +70,30 @@ struct LegendItem {
 double legend_rows(const std::vector<LegendItem>& items, std::vector<std::pair<double, double>>* at) {
   double x = kLeft, y = 0;
   for (const LegendItem& item : items) {
-    const double width = 34 + 6.6 * static_cast<double>(item.label.size());
+    const double width = 30 + 7 * static_cast<double>(item.label.size());
     if (x + width > kWidth - kRight && x > kLeft) {
       x = kLeft;
       y += kLegendRow;
     }
     at->emplace_back(x, y);
-    x += width + 12;
+    x += width + 10;
   }
   return items.empty() ? 0 : y + kLegendRow;
 }
 
+std::string legend_swatch(const LegendItem& item, double x, double y) {
+  if (item.symbol == "throttled") return triangle(x + 12, y, "#fff") + "</polygon>";
+  if (item.symbol == "failed") return cross(x + 12, y, "#57606a") + "</path>";
+  if (!item.symbol.empty()) return ring(x + 12, y, item.symbol);
+  if (item.line)
+    return "<line x1=\"" + fixed(x) + "\" y1=\"" + fixed(y) + "\" x2=\"" + fixed(x + 24) + "\" y2=\"" + fixed(y) +
+           "\" stroke=\"" + item.colour + "\" stroke-width=\"2.5\"" + item.dash + "/>";
+  return "<rect x=\"" + fixed(x + 4) + "\" y=\"" + fixed(y - 6) + "\" width=\"16\" height=\"12\" fill=\"" + item.colour +
+         "\"" + (item.pale ? " fill-opacity=\"0.4\"" : "") + "/>";
+}
+
+// Series entries carry data-index (the page's script toggles series i by entry i); symbol
+// entries come after them and toggle nothing.
 std::string render_legend(const std::vector<LegendItem>& items, double top) {
   std::vector<std::pair<double, double>> at;
   legend_rows(items, &at);
@@ -63,54 +101,109 @@ std::string render_legend(const std::vector<LegendItem>& items, double top) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const LegendItem& item = items[i];
     const double x = at[i].first, y = top + at[i].second + 10;
-    out += "<g class=\"legend-item\" data-index=\"" + std::to_string(i) + "\">";
-    if (item.line)
-      out += "<line x1=\"" + fixed(x) + "\" y1=\"" + fixed(y) + "\" x2=\"" + fixed(x + 24) + "\" y2=\"" + fixed(y) +
-             "\" stroke=\"" + item.colour + "\" stroke-width=\"2.5\"" +
-             item.dash + "/>";
-    else
-      out += "<rect x=\"" + fixed(x + 4) + "\" y=\"" + fixed(y - 6) + "\" width=\"16\" height=\"12\" fill=\"" +
-             item.colour + "\"" + (item.pale ? " fill-opacity=\"0.4\"" : "") + "/>";
-    out += "<text x=\"" + fixed(x + 30) + "\" y=\"" + fixed(y + 4) + "\">" + xml_escape(item.label) + "</text></g>";
+    out += item.symbol.empty() ? "<g class=\"legend-item\" data-index=\"" + std::to_string(i) + "\">"
+                               : std::string("<g class=\"legend-symbol\">");
+    out += legend_swatch(item, x, y) + "<text x=\"" + fixed(x + 30) + "\" y=\"" + fixed(y + 4) + "\">" +
+           xml_escape(item.label) + "</text></g>";
   }
   return out + "</g>";
 }
 
-struct Frame {
-  double plot_width = kWidth - kLeft - kRight;
-  double y_top = 1;  // the y value at the top of the plot
-  std::vector<double> y_ticks;
-  double y_of(double v) const { return kTop + kPlotHeight * (1 - v / y_top); }
+// One axis: its ends in data units (its first and last tick, so that the ticks cover the data)
+// and whether it is logarithmic.
+struct Scale {
+  bool log = false;
+  double lo = 0, hi = 1;
+  AxisFormat format = AxisFormat::kNumber;
+  std::vector<double> ticks;
+  double fraction(double v) const {
+    return log ? (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo)) : (v - lo) / (hi - lo);
+  }
 };
 
-Frame y_frame(const Chart& chart) {
-  double top = 0;
+Scale make_scale(const std::vector<double>& values, bool allow_log, AxisFormat format, bool from_zero) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (double v : values)
+    if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (!(lo <= hi)) lo = 0, hi = 1;
+  Scale s;
+  s.format = format;
+  // Sizes are powers of two: a log2 axis reads best over any span. One value alone on a
+  // number axis is also given a log axis, a factor of two either side of it.
+  s.log = allow_log && lo > 0 && (format == AxisFormat::kBytes || hi == lo || hi / lo > kLogSpan);
+  if (s.log && hi == lo) lo /= 2, hi *= 2;  // a lone value in the middle of its axis
+  s.ticks = s.log ? log_ticks(lo, hi, format) : linear_ticks(from_zero ? std::min(0.0, lo) : lo, hi, 5);
+  s.lo = s.ticks.front();
+  s.hi = s.ticks.back();
+  return s;
+}
+
+struct Frame {
+  Scale x, y;
+  double x_of(double v) const { return kLeft + kInset + (kPlotWidth - 2 * kInset) * x.fraction(v); }
+  double y_of(double v) const { return kTop + kPlotHeight * (1 - y.fraction(v)); }
+};
+
+// The y values a chart must show: its figures (a failed point has none) and its markers.
+std::vector<double> y_values(const Chart& chart, bool positive_only) {
+  std::vector<double> out;
   for (const ChartSeries& s : chart.series)
-    for (const ChartPoint& p : s.points) top = std::max(top, p.y);
-  for (const ChartMarker& m : chart.y_markers) top = std::max(top, m.value);
-  Frame frame;
-  frame.y_ticks = linear_ticks(0, top > 0 ? top * 1.04 : 1, 6);
-  frame.y_top = frame.y_ticks.back();
-  return frame;
+    for (const ChartPoint& p : s.points)
+      if (p.mark != PointMark::kFailed) out.push_back(p.y);
+  for (const ChartMarker& m : chart.y_markers) out.push_back(m.value);
+  if (positive_only) out.erase(std::remove_if(out.begin(), out.end(), [](double v) { return !(v > 0); }), out.end());
+  return out;
+}
+
+Frame frame_of(const Chart& chart) {
+  Frame f;
+  if (chart.kind == ChartKind::kBar) {
+    f.y = make_scale(y_values(chart, false), false, AxisFormat::kNumber, true);
+    return f;
+  }
+  std::vector<double> xs;
+  for (const ChartSeries& s : chart.series)
+    for (const ChartPoint& p : s.points) xs.push_back(p.x);
+  f.x = make_scale(xs, chart.log_x, chart.x_format, false);
+  const std::vector<double> ys = y_values(chart, false);
+  const bool positive = std::all_of(ys.begin(), ys.end(), [](double v) { return v > 0; });
+  f.y = make_scale(ys, chart.log_y && positive, AxisFormat::kNumber, true);
+  if (f.y.log && f.y.format == AxisFormat::kNumber) {
+    // On a log y axis a lone value needs no bracketing; numbers under kLogSpan stay linear.
+    const auto [lo, hi] = std::minmax_element(ys.begin(), ys.end());
+    if (ys.empty() || *hi / *lo <= kLogSpan) f.y = make_scale(ys, false, AxisFormat::kNumber, true);
+  }
+  return f;
+}
+
+// A y tick in at most about five characters, to fit beside the plot: 800000 is "800k"; a log
+// axis reads as such from its ticks (0.01, 0.1, 1).
+std::string short_tick_text(double value) {
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 1e9) return tick_text(value / 1e9, AxisFormat::kNumber) + "G";
+  if (magnitude >= 1e6) return tick_text(value / 1e6, AxisFormat::kNumber) + "M";
+  if (magnitude >= 1e4) return tick_text(value / 1e3, AxisFormat::kNumber) + "k";
+  return tick_text(value, AxisFormat::kNumber);
 }
 
 std::string y_axis(const Chart& chart, const Frame& frame) {
   std::string out = "<g class=\"axis y\">";
-  for (double tick : frame.y_ticks) {
+  for (double tick : frame.y.ticks) {
     const std::string y = fixed(frame.y_of(tick));
     out += "<line class=\"grid\" x1=\"" + fixed(kLeft) + "\" y1=\"" + y + "\" x2=\"" + fixed(kWidth - kRight) +
            "\" y2=\"" + y + "\"/><text x=\"" + fixed(kLeft - 6) + "\" y=\"" + y +
-           "\" text-anchor=\"end\" dominant-baseline=\"middle\">" + tick_text(tick, AxisFormat::kNumber) + "</text>";
+           "\" text-anchor=\"end\" dominant-baseline=\"middle\">" + short_tick_text(tick) + "</text>";
   }
   const std::string mid = fixed(kTop + kPlotHeight / 2);
-  out += "<text class=\"axis-label\" transform=\"translate(16 " + mid + ") rotate(-90)\" text-anchor=\"middle\">" +
+  out += "<text class=\"axis-label\" transform=\"translate(14 " + mid + ") rotate(-90)\" text-anchor=\"middle\">" +
          xml_escape(chart.y_label) + "</text>";
   return out + "</g>";
 }
 
-std::string x_label(const Chart& chart, const Frame& frame) {
-  return "<text class=\"axis-label\" x=\"" + fixed(kLeft + frame.plot_width / 2) + "\" y=\"" +
-         fixed(kTop + kPlotHeight + 40) + "\" text-anchor=\"middle\">" + xml_escape(chart.x_label) + "</text>";
+std::string x_label(const Chart& chart, bool log) {
+  return "<text class=\"axis-label\" x=\"" + fixed(kLeft + kPlotWidth / 2) + "\" y=\"" +
+         fixed(kTop + kPlotHeight + 36) + "\" text-anchor=\"middle\">" + xml_escape(chart.x_label) +
+         (log ? ", log scale" : "") + "</text>";
 }
 
 // Each label sits above its line, or below it where the line above is too close for both.
@@ -120,6 +213,7 @@ std::string y_markers(const Chart& chart, const Frame& frame) {
   std::string out;
   double last_label = -INFINITY;
   for (const ChartMarker& m : markers) {
+    if (frame.y.log && !(m.value > 0)) continue;
     const double line = frame.y_of(m.value);
     const double label = line - 4 - last_label < 13 ? line + 13 : line - 4;
     last_label = label;
@@ -132,8 +226,10 @@ std::string y_markers(const Chart& chart, const Frame& frame) {
 }
 
 std::string point_title(const ChartPoint& p, const Chart& chart) {
-  return "<title>" + xml_escape(p.name) + ": " + tick_text(p.y, AxisFormat::kNumber) + " " +
-         xml_escape(chart.y_label) + "</title>";
+  const std::string figure = p.mark == PointMark::kFailed ? "no figure (not ok)"
+                                                          : tick_text(p.y, AxisFormat::kNumber) + " " + chart.y_label;
+  return "<title>" + xml_escape(p.name) + ": " + xml_escape(figure) + (p.mark == PointMark::kThrottled ? ", throttled" : "") +
+         (p.verdict.empty() ? "" : ", " + xml_escape(p.verdict)) + "</title>";
 }
 
 // A base run's series first, so that the run's own are drawn over them.
@@ -150,63 +246,73 @@ std::string series_group(const ChartSeries& s, std::size_t index) {
   return "<g class=\"series\" data-index=\"" + std::to_string(index) + "\" data-series=\"" + xml_escape(s.label) + "\">";
 }
 
-std::string line_plot(const Chart& chart, const Frame& frame) {
-  double lo = INFINITY, hi = -INFINITY;
-  for (const ChartSeries& s : chart.series)
-    for (const ChartPoint& p : s.points) lo = std::min(lo, p.x), hi = std::max(hi, p.x);
-  const bool log_x = chart.log_x && lo > 0;
-  const std::function<double(double)> scale = [log_x](double v) { return log_x ? std::log(v) : v; };
-  double a = scale(lo), b = scale(hi);
-  const double pad = b > a ? (b - a) * 0.04 : (log_x ? std::log(2.0) : std::max(1.0, std::fabs(a) * 0.1));
-  a -= pad, b += pad;
-  auto x_of = [&](double v) { return kLeft + frame.plot_width * (scale(v) - a) / (b - a); };
+// The series' lines, one polyline per run of joined points (chart_lines.h).
+std::string series_lines(const Chart& chart, std::size_t index, const Frame& frame) {
+  const ChartSeries& s = chart.series[index];
+  std::string out;
+  for (const std::vector<std::size_t>& run : joined_runs(chart, index, frame.x.log)) {
+    std::string path;
+    for (std::size_t i : run) path += (path.empty() ? "" : " ") + fixed(frame.x_of(s.points[i].x)) + "," + fixed(frame.y_of(s.points[i].y));
+    out += "<polyline fill=\"none\" stroke=\"" + std::string(colour_of(s.colour)) + "\" stroke-width=\"2\"" +
+           dash_of(s.colour, s.base_run) + (s.base_run ? " stroke-opacity=\"0.8\"" : "") + " points=\"" + path + "\"/>";
+  }
+  return out;
+}
 
+std::string series_points(const ChartSeries& s, const Chart& chart, const Frame& frame) {
+  const std::string colour = colour_of(s.colour);
+  std::string out;
+  for (const ChartPoint& p : s.points) {
+    const double x = frame.x_of(p.x);
+    if (p.mark == PointMark::kFailed) {
+      out += cross(x, kTop + kPlotHeight - 6, colour) + point_title(p, chart) + "</path>";
+      continue;
+    }
+    const double y = frame.y_of(p.y);
+    if (p.mark == PointMark::kThrottled)
+      out += triangle(x, y, s.base_run ? "#fff" : colour) + point_title(p, chart) + "</polygon>";
+    else
+      out += "<circle cx=\"" + fixed(x) + "\" cy=\"" + fixed(y) + "\" r=\"3\" fill=\"" + (s.base_run ? "#fff" : colour) +
+             "\" stroke=\"" + colour + "\">" + point_title(p, chart) + "</circle>";
+    if (!p.verdict.empty()) out += ring(x, y, p.verdict);
+  }
+  return out;
+}
+
+std::string x_axis(const Chart& chart, const Frame& frame) {
   std::string out = "<g class=\"axis x\">";
-  const std::vector<double> ticks =
-      log_x ? log_ticks(lo, hi, chart.x_format) : linear_ticks(lo, hi, 7);
-  for (double tick : ticks) {
-    if (x_of(tick) < kLeft - 0.5 || x_of(tick) > kWidth - kRight + 0.5) continue;
-    const std::string x = fixed(x_of(tick));
+  for (double tick : frame.x.ticks) {
+    const std::string x = fixed(frame.x_of(tick));
     out += "<line class=\"grid\" x1=\"" + x + "\" y1=\"" + fixed(kTop) + "\" x2=\"" + x + "\" y2=\"" +
-           fixed(kTop + kPlotHeight) + "\"/><text x=\"" + x + "\" y=\"" + fixed(kTop + kPlotHeight + 16) +
+           fixed(kTop + kPlotHeight) + "\"/><text x=\"" + x + "\" y=\"" + fixed(kTop + kPlotHeight + 15) +
            "\" text-anchor=\"middle\">" + tick_text(tick, chart.x_format) + "</text>";
   }
-  out += "</g>" + x_label(chart, frame) + y_markers(chart, frame);
+  return out + "</g>" + x_label(chart, frame.x.log);
+}
+
+std::string line_plot(const Chart& chart, const Frame& frame) {
+  std::string out = x_axis(chart, frame) + y_markers(chart, frame);
   for (const ChartMarker& m : chart.x_markers) {
-    if (log_x && m.value <= 0) continue;
-    const double x = x_of(m.value);
-    if (x < kLeft || x > kWidth - kRight) continue;
+    if ((frame.x.log && m.value <= 0) || m.value < frame.x.lo || m.value > frame.x.hi) continue;
+    const double x = frame.x_of(m.value);
     out += "<g class=\"marker\"><line x1=\"" + fixed(x) + "\" y1=\"" + fixed(kTop) + "\" x2=\"" + fixed(x) +
-           "\" y2=\"" + fixed(kTop + kPlotHeight) + "\"/><text x=\"" + fixed(x + 4) + "\" y=\"" + fixed(kTop + 12) +
+           "\" y2=\"" + fixed(kTop + kPlotHeight) + "\"/><text x=\"" + fixed(x + 4) + "\" y=\"" + fixed(kTop + kPlotHeight - 6) +
            "\">" + xml_escape(m.label) + "</text></g>";
   }
-  for (const std::size_t i : drawing_order(chart)) {
-    const ChartSeries& s = chart.series[i];
-    const std::string colour = colour_of(s.colour);
-    out += series_group(s, i);
-    std::string path;
-    for (const ChartPoint& p : s.points) path += (path.empty() ? "" : " ") + fixed(x_of(p.x)) + "," + fixed(frame.y_of(p.y));
-    out += "<polyline fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"2\"" +
-           dash_of(s.colour, s.base_run) + (s.base_run ? " stroke-opacity=\"0.8\"" : "") + " points=\"" + path + "\"/>";
-    for (const ChartPoint& p : s.points)
-      out += "<circle cx=\"" + fixed(x_of(p.x)) + "\" cy=\"" + fixed(frame.y_of(p.y)) + "\" r=\"" +
-             (p.flagged ? "5.5" : "3") + "\" fill=\"" + (s.base_run ? "#fff" : colour) + "\" stroke=\"" +
-             (p.flagged ? "#000" : colour) + "\"" + (p.flagged ? " stroke-width=\"2\" class=\"flagged\"" : "") +
-             ">" + point_title(p, chart) + "</circle>";
-    out += "</g>";
-  }
+  for (const std::size_t i : drawing_order(chart))
+    out += series_group(chart.series[i], i) + series_lines(chart, i, frame) + series_points(chart.series[i], chart, frame) + "</g>";
   return out;
 }
 
 std::string bar_plot(const Chart& chart, const Frame& frame) {
   const double n = std::max<std::size_t>(1, chart.categories.size());
-  const double group = frame.plot_width / n;
+  const double group = kPlotWidth / n;
   const double bar = group * 0.8 / static_cast<double>(std::max<std::size_t>(1, chart.series.size()));
   std::string out = "<g class=\"axis x\">";
   for (std::size_t c = 0; c < chart.categories.size(); ++c)
     out += "<text x=\"" + fixed(kLeft + group * (static_cast<double>(c) + 0.5)) + "\" y=\"" +
-           fixed(kTop + kPlotHeight + 16) + "\" text-anchor=\"middle\">" + xml_escape(chart.categories[c]) + "</text>";
-  out += "</g>" + x_label(chart, frame);
+           fixed(kTop + kPlotHeight + 15) + "\" text-anchor=\"middle\">" + xml_escape(chart.categories[c]) + "</text>";
+  out += "</g>" + x_label(chart, false);
   for (std::size_t c = 0; c < chart.category_notes.size() && c < chart.categories.size(); ++c)
     if (!chart.category_notes[c].empty())
       out += "<text class=\"category-note\" x=\"" + fixed(kLeft + group * (static_cast<double>(c) + 0.5)) +
@@ -221,12 +327,31 @@ std::string bar_plot(const Chart& chart, const Frame& frame) {
       out += "<rect x=\"" + fixed(x) + "\" y=\"" + fixed(y) + "\" width=\"" + fixed(bar * 0.92) + "\" height=\"" +
              fixed(kTop + kPlotHeight - y) + "\" fill=\"" + colour_of(s.colour) + "\"" +
              (s.base_run ? " fill-opacity=\"0.4\"" : "") +
-             (p.flagged ? " stroke=\"#000\" stroke-width=\"2\" class=\"flagged\"" : "") + ">" + point_title(p, chart) +
-             "</rect>";
+             (p.verdict.empty() ? ""
+                                : " stroke=\"" + std::string(verdict_colour(p.verdict)) +
+                                      "\" stroke-width=\"2\" class=\"verdict " + p.verdict + "\"") +
+             ">" + point_title(p, chart) + "</rect>";
     }
     out += "</g>";
   }
   return out + y_markers(chart, frame);
+}
+
+std::vector<LegendItem> legend_of(const Chart& chart) {
+  std::vector<LegendItem> legend;
+  std::set<std::string> symbols;
+  for (const ChartSeries& s : chart.series) {
+    legend.push_back({s.label, colour_of(s.colour), dash_of(s.colour, s.base_run), "", s.base_run,
+                      chart.kind == ChartKind::kLine});
+    for (const ChartPoint& p : s.points) {
+      if (p.mark == PointMark::kThrottled) symbols.insert("throttled");
+      if (p.mark == PointMark::kFailed) symbols.insert("failed");
+      if (!p.verdict.empty()) symbols.insert(p.verdict);
+    }
+  }
+  for (const std::string& symbol : symbols)
+    legend.push_back({symbol == "failed" ? "failed: no figure" : symbol, "", "", symbol, false, false});
+  return legend;
 }
 
 }  // namespace
@@ -247,70 +372,24 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
-std::vector<double> linear_ticks(double lo, double hi, int target) {
-  if (!(hi > lo)) hi = lo + 1;
-  const double raw = (hi - lo) / std::max(1, target);
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = magnitude;
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-    if (m * magnitude >= raw) {
-      step = m * magnitude;
-      break;
-    }
-  std::vector<double> ticks;
-  for (double t = std::floor(lo / step) * step; t < hi + step * 0.999; t += step)
-    ticks.push_back(std::fabs(t) < step * 1e-9 ? 0 : t);
-  return ticks;
-}
-
-std::vector<double> log_ticks(double lo, double hi, AxisFormat format) {
-  std::vector<double> ticks;
-  if (!(lo > 0) || !(hi >= lo)) return ticks;
-  if (format == AxisFormat::kBytes) {
-    const int first = static_cast<int>(std::floor(std::log2(lo))), last = static_cast<int>(std::ceil(std::log2(hi)));
-    const int stride = last - first > 16 ? 4 : last - first > 8 ? 2 : 1;
-    for (int e = first - (first % stride + stride) % stride; e <= last; e += stride) ticks.push_back(std::ldexp(1.0, e));
-    return ticks;
-  }
-  const int first = static_cast<int>(std::floor(std::log10(lo))), last = static_cast<int>(std::ceil(std::log10(hi)));
-  for (int e = first; e <= last; ++e)
-    for (double m : std::log10(hi / lo) < 2 ? std::vector<double>{1, 2, 5} : std::vector<double>{1})
-      ticks.push_back(m * std::pow(10.0, e));
-  return ticks;
-}
-
-std::string tick_text(double value, AxisFormat format) {
-  char buffer[32];
-  if (format == AxisFormat::kBytes && value >= 1) {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (value >= 1024 && u < 4) value /= 1024, ++u;
-    std::snprintf(buffer, sizeof buffer, "%g %s", value, units[u]);
-    return buffer;
-  }
-  const bool whole = std::fabs(value) < 1e6 && value == std::floor(value);
-  std::snprintf(buffer, sizeof buffer, whole ? "%.0f" : std::fabs(value) >= 1e6 ? "%.3g" : "%.4g", value);
-  return buffer;
-}
-
 std::string render_svg(const Chart& chart) {
-  std::vector<LegendItem> legend;
-  for (const ChartSeries& s : chart.series)
-    legend.push_back({s.label, colour_of(s.colour), dash_of(s.colour, s.base_run), s.base_run,
-                      chart.kind == ChartKind::kLine});
+  const std::vector<LegendItem> legend = legend_of(chart);
   std::vector<std::pair<double, double>> at;
   const double legend_height = legend_rows(legend, &at);
-  const double height = kTop + kPlotHeight + kAxisBand + legend_height + 8;
-  const Frame frame = y_frame(chart);
+  const double height = kTop + kPlotHeight + kAxisBand + legend_height + 6;
+  const Frame frame = frame_of(chart);
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"chart-" + xml_escape(chart.id) +
                     "\" class=\"chart\" viewBox=\"0 0 " + fixed(kWidth) + " " + fixed(height) + "\" width=\"" +
                     fixed(kWidth) + "\" height=\"" + fixed(height) + "\" role=\"img\"><title>" +
-                    xml_escape(chart.title) + "</title><text class=\"chart-title\" x=\"" + fixed(kLeft) +
-                    "\" y=\"22\">" + xml_escape(chart.title) + "</text>";
+                    xml_escape(chart.title + (chart.subtitle.empty() ? "" : ": " + chart.subtitle)) +
+                    "</title><text class=\"chart-title\" x=\"" + fixed(kLeft) + "\" y=\"16\">" +
+                    xml_escape(chart.title) + "</text>";
+  if (!chart.subtitle.empty())
+    out += "<text class=\"chart-subtitle\" x=\"" + fixed(kLeft) + "\" y=\"33\">" + xml_escape(chart.subtitle) + "</text>";
   out += y_axis(chart, frame);
   out += chart.kind == ChartKind::kLine ? line_plot(chart, frame) : bar_plot(chart, frame);
-  out += "<rect class=\"frame\" x=\"" + fixed(kLeft) + "\" y=\"" + fixed(kTop) + "\" width=\"" +
-         fixed(frame.plot_width) + "\" height=\"" + fixed(kPlotHeight) + "\" fill=\"none\"/>";
+  out += "<rect class=\"frame\" x=\"" + fixed(kLeft) + "\" y=\"" + fixed(kTop) + "\" width=\"" + fixed(kPlotWidth) +
+         "\" height=\"" + fixed(kPlotHeight) + "\" fill=\"none\"/>";
   out += render_legend(legend, kTop + kPlotHeight + kAxisBand);
   return out + "</svg>";
 }

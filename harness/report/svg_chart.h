@@ -1,16 +1,25 @@
 #pragma once
-// Inline SVG charts for the HTML report (html_report.h): a line chart over a log or linear x
-// axis and a grouped bar chart, each with axis labels and units, ticks and a legend. Nothing is
-// fetched to draw them: the SVG is text inside the page.
+// Inline SVG charts for the HTML report (html_report.h): a small line chart over log or linear
+// axes and a grouped bar chart, each with axis labels and units, ticks that cover the data, and
+// a legend. Nothing is fetched to draw them: the SVG is text inside the page.
 #include <string>
 #include <vector>
 
+#include "harness/report/chart_ticks.h"
+
 namespace gpubench {
+
+// kFailed: a result of the series at that x with no figure (failed, timed out): drawn as a
+// cross on the x axis, never joined by a line.
+enum class PointMark { kMeasured, kThrottled, kFailed };
 
 struct ChartPoint {
   double x = 0, y = 0;   // bar charts: x is the category's index
   std::string name;      // the benchmark the figure is of: the point's tooltip
-  bool flagged = false;  // its comparison verdict is not "same": drawn ringed
+  // Compare's verdict where it is not "same": "regressed" is ringed red, "improved" green,
+  // anything else ("noisy", "not ok") black.
+  std::string verdict;
+  PointMark mark = PointMark::kMeasured;
 };
 
 struct ChartSeries {
@@ -30,13 +39,15 @@ struct ChartMarker {
 constexpr int kReferenceColour = 7;
 
 enum class ChartKind { kLine, kBar };
-enum class AxisFormat { kNumber, kBytes };  // kBytes: ticks at powers of two, "4 KiB", "1 GiB"
 
 struct Chart {
   std::string id;  // the element id in the page, e.g. "transfer-h2d"
   std::string title, x_label, y_label;  // labels carry their unit: "bandwidth (GB/s)"
+  std::string subtitle;  // the parameter slice the chart holds: "model gpt2, type bf16"
   ChartKind kind = ChartKind::kLine;
-  bool log_x = true;
+  // Line charts: whether an axis may be logarithmic. It is where its values span more than
+  // kLogSpan (bytes: any span, ticks at powers of two); a time axis is kept linear.
+  bool log_x = true, log_y = true;
   AxisFormat x_format = AxisFormat::kNumber;
   std::vector<std::string> categories;  // bar charts: the x axis
   // Bar charts, per category (empty or as many as categories): text shown in place of bars,
@@ -47,19 +58,14 @@ struct Chart {
   std::vector<ChartMarker> x_markers;  // vertical lines at x = value (line charts)
 };
 
+// 10^1.5: over about a decade and a half, a linear axis squeezes the small values into its
+// first few pixels.
+constexpr double kLogSpan = 31.6;
 // The <svg> element, with id="chart-<id>" and class="chart".
 std::string render_svg(const Chart& chart);
 
 // Text safe inside XML and HTML elements and attribute values; controls and bidirectional
 // controls are written visibly first, as printable (text_table.h) writes them for a terminal.
 std::string xml_escape(const std::string& text);
-
-// Tick positions: "nice" steps (1, 2, 5 x 10^k) covering [lo, hi], about `target` of them.
-std::vector<double> linear_ticks(double lo, double hi, int target);
-// Log-axis ticks within [lo, hi]: powers of two for bytes (every second or fourth power when
-// the range is wide), else powers of ten with 2 and 5 between them when under two decades.
-std::vector<double> log_ticks(double lo, double hi, AxisFormat format);
-// A tick's text: "4 KiB", "1 GiB" for bytes; "0", "2.5", "1000", "1.5e+06" for numbers.
-std::string tick_text(double value, AxisFormat format);
 
 }  // namespace gpubench
