@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "harness/core/number_text.h"
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
 #include "harness/system/library.h"
@@ -70,10 +71,10 @@ std::string int_value(std::int64_t v) { return std::to_string(v); }
 }  // namespace
 
 std::string float_axis_value(double value) {
-  char text[32];
+  std::string text;
   for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value) break;
+    text = significant_text(value, precision);
+    if (std::strtod(text.c_str(), nullptr) == value) break;
   }
   return text;
 }
