@@ -88,11 +88,13 @@ class ThreadBootstrap : public Bootstrap {
   int rank_;
 };
 
-// A measured region like State::measure_manual's: a warm-up sample, then `samples` more.
+// A measured region like State::measure_batched's: the batch probed by the harness's rule, a
+// warm-up sample, then `samples` more.
 inline Measure fixed_samples(int samples, std::vector<double>& seen) {
-  return [samples, &seen](const std::function<double()>& sample, int) {
-    sample();
-    for (int i = 0; i < samples; ++i) seen.push_back(sample());
+  return [samples, &seen](const std::function<double(int)>& run, const BatchRule& rule) {
+    const int ops = probe_batch(run, rule, 0);
+    run(ops);
+    for (int i = 0; i < samples; ++i) seen.push_back(run(ops));
   };
 }
 

@@ -13,7 +13,7 @@
 #include "harness/core/cuda_check.h"
 #include "harness/core/state.h"
 #include "harness/core/streams.h"
-#include "harness/core/timed_region.h"
+#include "harness/core/held_region.h"
 #include "harness/system/capture.h"
 #include "kernels/allclose.cuh"
 #include "kernels/tiny.cuh"
@@ -55,22 +55,22 @@ TEST(GpuCore, BlockerReleasesItselfAfterItsTimeoutAndSaysSo) {
 
 // Two lanes that each spin 2 ms, released together: each lane ~2 ms, the span well under 4 ms.
 void expect_lanes_run_together(const std::vector<RegionLane>& lanes) {
-  TimedRegion region(lanes, Hold::kBlocked);
+  HeldRegion region(lanes, Hold::kBlocked);
   const auto spin = [](std::size_t, cudaStream_t stream) { kernels::launch_spin_for_ns(2'000'000, stream); };
   region.run(nullptr, spin);  // first pass
-  const TimedRegion::Times t = region.run(nullptr, spin);
+  const HeldRegion::Times t = region.run(nullptr, spin);
   ASSERT_EQ(t.lane_s.size(), lanes.size());
   for (double lane : t.lane_s) EXPECT_NEAR(lane, 2e-3, 1e-3);
   EXPECT_LT(t.span_s, 3.5e-3);
   EXPECT_GE(t.span_s, 1.9e-3);
 }
 
-TEST(GpuCore, TimedRegionReleasesLanesOnOneDeviceTogether) {
+TEST(GpuCore, HeldRegionReleasesLanesOnOneDeviceTogether) {
   GPUBENCH_REQUIRE_GPU();
   expect_lanes_run_together({{0, nullptr}, {0, nullptr}});
 }
 
-TEST(GpuCore, TimedRegionSpansSeveralDevices) {
+TEST(GpuCore, HeldRegionSpansSeveralDevices) {
   GPUBENCH_REQUIRE_GPU();
   if (gpu_count() < 2) GTEST_SKIP() << "needs 2 GPUs";
   expect_lanes_run_together({{0, nullptr}, {1, nullptr}});

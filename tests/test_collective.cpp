@@ -202,17 +202,22 @@ TEST(CollectiveDriver, SmallCollectivesAreAlsoHostTimedAsNcclTestsDoes) {
   testing::ThreadWorld world(1);
   testing::ThreadBootstrap bootstrap(world, 0);
   std::vector<double> seen, host;
+  std::vector<int> ops_seen;
+  auto on_sample = [&](double, int ops, double h) {
+    ops_seen.push_back(ops);
+    host.push_back(h);
+  };
   testing::FakeEngine fast;  // 10 us: 100 a sample, so 20 of them host-timed after each
-  drive(bootstrap, fast, DriveSettings{}, [&](double, int, double h) { host.push_back(h); },
-        testing::fixed_samples(3, seen));
-  ASSERT_EQ(host.size(), 4u);  // the warm-up's and three samples
-  for (double h : host) EXPECT_DOUBLE_EQ(h, 1e-5 + 5e-6 / 20);
+  drive(bootstrap, fast, DriveSettings{}, on_sample, testing::fixed_samples(3, seen));
+  // The three probes are single collectives, never host-timed; then the warm-up's and three samples.
+  EXPECT_EQ(ops_seen, (std::vector<int>{1, 1, 1, 100, 100, 100, 100}));
+  ASSERT_EQ(host.size(), ops_seen.size());
+  for (std::size_t i = 0; i < host.size(); ++i) EXPECT_DOUBLE_EQ(host[i], i < 3 ? 0 : 1e-5 + 5e-6 / 20) << i;
   EXPECT_EQ(fast.host_runs, 4);
   testing::FakeEngine slow;
   slow.op_s = 1e-4;  // 10 a sample: under host_ops, so no host timing
   host.clear();
-  drive(bootstrap, slow, DriveSettings{}, [&](double, int, double h) { host.push_back(h); },
-        testing::fixed_samples(3, seen));
+  drive(bootstrap, slow, DriveSettings{}, on_sample, testing::fixed_samples(3, seen));
   for (double h : host) EXPECT_EQ(h, 0);
   EXPECT_EQ(slow.host_runs, 0);
 }

@@ -96,6 +96,25 @@ TEST(Config, OverridesFeedExpansion) {
   EXPECT_EQ(instances[1].name, "unittest/config/op:triad/n:4/gpu:gpu0");
 }
 
+// A variant the description offers beside the sweep: --config may choose it, nothing else may.
+const Family& variant_family = family("unittest/config_variant")
+                                   .axis_str("mode", {"default"}, {}, {"variant"})
+                                   .hidden()
+                                   .run([](State&) {});
+
+TEST(Config, AValueOfferedByConfigIsSelectableButNotSwept) {
+  EXPECT_EQ(variant_family.expand(ExpandOptions{}).size(), 1u);
+  const RunConfig c = parse_config({{"families", {{"unittest/config_variant", {{"mode", {"variant", "default"}}}}}}},
+                                   kSource);
+  ExpandOptions options;
+  options.axis_overrides = c.axis_overrides;
+  const auto instances = variant_family.expand(options);
+  ASSERT_EQ(instances.size(), 2u);
+  EXPECT_EQ(instances[0].name, "unittest/config_variant/mode:variant");
+  EXPECT_NE(error_of({{"families", {{"unittest/config_variant", {{"mode", {"other"}}}}}}}).find("not a value of axis mode"),
+            std::string::npos);
+}
+
 // A family whose layer axis is computed from the --config file's "axes" documents.
 const Family& documented_family = family("unittest/config_documents")
                                       .axis_computed("layer",

@@ -14,6 +14,7 @@
 #include "harness/core/cudnn/engine_plans.h"
 #include "benches/conv/layer_sets.h"
 #include "harness/core/family.h"
+#include "harness/run/config.h"
 #include "harness/system/library.h"
 
 namespace gpubench::conv {
@@ -217,6 +218,26 @@ TEST(ConvNames, FamiliesExpandToStableNames) {
   const auto totals = network->expand(options);
   ASSERT_FALSE(totals.empty());
   EXPECT_EQ(totals.front().name, "conv/network/net:resnet50/n:128/type:fp32/layout:nhwc/pass:fwd/workspace_mib:4096/gpu:gpu0");
+}
+
+TEST(ConvNames, TheHeuristicsPickAndNchwAreSelectableByConfig) {
+  if (!library_unavailable_reason("cudnn").empty()) GTEST_SKIP() << "cuDNN not loadable: the families expand to a skip";
+  const RunConfig config = parse_config(
+      {{"families", {{"conv/forward", {{"layer", {"res2_3x3_64"}}, {"algo", {"heuristic"}}, {"layout", {"nchw"}}}},
+                     {"conv/network", {{"layout", {"nchw"}}}}}}},
+      "conv.json");
+  ExpandOptions options;
+  options.axis_overrides = config.axis_overrides;
+  const auto instances = find_family("conv/forward")->expand(options);
+  ASSERT_FALSE(instances.empty());
+  for (const Instance& i : instances) {
+    EXPECT_EQ(i.params.str("algo"), "heuristic") << i.name;
+    EXPECT_EQ(i.params.str("layout"), "nchw") << i.name;
+  }
+  EXPECT_EQ(find_family("conv/network")->expand(options).front().params.str("layout"), "nchw");
+  // The sweep itself stays as it was.
+  for (const Instance& i : find_family("conv/forward")->expand(ExpandOptions{}))
+    EXPECT_EQ(i.params.str("algo") + "/" + i.params.str("layout"), "best/nhwc") << i.name;
 }
 
 TEST(EngineRule, TorchsRuleStrictFp32ExcludesTensorCoresAndNoTypeDownConverts) {

@@ -1,10 +1,12 @@
 // State at measurement, without a GPU: plausibility (a figure above 1.05 x its peak fails with
 // the shared message and reports no figure), the order rules of the per-sample hooks, and the
-// settle of a power-limited family, the samples' share of the wall time.
+// settle of a power-limited family, the samples' share of the wall time, and measure_batched on
+// fake work: the batch the harness chose, its warm-up and samples at that batch, and the record.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "harness/core/state.h"
 
@@ -137,6 +139,48 @@ TEST_F(StatePlausibility, TheSamplesShareOfTheWallTimeIsNoted) {
   ASSERT_EQ(r.status, Status::kOk) << r.error;
   EXPECT_GT(r.notes.at("busy_pct").get<double>(), 10);
   EXPECT_LE(r.notes.at("busy_pct").get<double>(), 50);
+}
+
+TEST_F(StatePlausibility, MeasureBatchedSamplesAtTheBatchItChose) {
+  State s(instance_, settings_, context_);
+  s.count_bytes(1e4);  // 10 kB per 10 us operation: 1 GB/s
+  s.declare_metric("per_call_ops", "ops", true);
+  std::vector<int> calls;
+  s.measure_batched([&](int ops) {
+    calls.push_back(ops);
+    s.record("per_call_ops", ops);  // a probe's and the warm-up's values are dropped
+    return ops * 1e-5;
+  });  // the family's batch_target_s: 200 us, so 20 operations
+  s.verify(true, "copied");
+  const BenchResult r = s.finish();
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(r.ops_per_sample, 20);
+  ASSERT_GE(calls.size(), 3u);
+  EXPECT_EQ(calls.front(), 1);  // the probe
+  for (std::size_t i = 1; i < calls.size(); ++i) EXPECT_EQ(calls[i], 20) << i;
+  const auto& samples = r.metrics.at("per_call_ops").values;
+  EXPECT_EQ(samples.size(), r.metrics.at("time_us").values.size());
+  EXPECT_EQ(samples.size() + 3, calls.size());  // the probe and two warm-up calls (warmup_s 0) are not samples
+  EXPECT_DOUBLE_EQ(r.metrics.at("time_us").summary().median, 10);
+  EXPECT_DOUBLE_EQ(r.metrics.at("bandwidth_gbps").summary().median, 1);
+  EXPECT_EQ(r.iterations, static_cast<long long>(samples.size()) * 20);
+  EXPECT_EQ(r.notes.at("batching"), "in the family's run");
+  EXPECT_DOUBLE_EQ(r.notes.at("batch_rule").at("target_s").get<double>(), settings_.batch_target_s);
+  EXPECT_EQ(r.notes.at("batch_rule").at("probes"), 1);
+}
+
+TEST_F(StatePlausibility, MeasureBatchedLeavesLongWorkUnbatched) {
+  State s(instance_, settings_, context_);
+  BatchRule rule;
+  rule.target_s = 1e-3;
+  rule.probes = 2;
+  s.measure_batched([](int ops) { return ops * 5e-3; }, rule);
+  s.verify(true, "ran");
+  const BenchResult r = s.finish();
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(r.ops_per_sample, 1);
+  EXPECT_EQ(r.notes.at("batching"), "none");
+  EXPECT_DOUBLE_EQ(r.metrics.at("time_us").summary().median, 5000);
 }
 
 }  // namespace

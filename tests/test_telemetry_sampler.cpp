@@ -113,6 +113,20 @@ TEST(TelemetrySampler, BeforeAfterReadsTwiceAndOffNever) {
   EXPECT_EQ(probe.reads(1), 2);
 }
 
+TEST(TelemetrySampler, AReadingOnRequestJoinsTheTraceAndNoneWhenOff) {
+  FakeProbe probe;
+  probe.push(0, reading(40));
+  probe.push(0, reading(55));
+  TelemetrySampler sampler(probe, {0}, "gemm/sustained", TelemetrySampler::Mode::kBeforeAfter, 1);
+  const auto now = sampler.read_now(0);  // what State::telemetry_now() returns to a family
+  ASSERT_TRUE(now);
+  EXPECT_EQ(now->temp_c, 55);
+  EXPECT_EQ(sampler.finish().size(), 3u);  // before, on request, after
+  EXPECT_FALSE(sampler.read_now(0));       // finished: the trace is closed
+  TelemetrySampler off(probe, {0}, "gemm/sustained", TelemetrySampler::Mode::kOff, 1);
+  EXPECT_FALSE(off.read_now(0));
+}
+
 // A clock that moves only when the cooldown sleeps.
 struct FakeClock {
   double now = 100;

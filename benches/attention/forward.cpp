@@ -34,6 +34,8 @@ void run_unfused(gpubench::State& s, const AttentionShape& shape) {
   s.note("hbm_bytes_per_step", {{"scores", traffic.scores}, {"softmax", traffic.softmax}, {"output", traffic.output}});
   for (const char* step : {"scores_time_us", "softmax_time_us", "output_time_us"}) s.declare_metric(step, "us", false);
   gpubench::TimingEvents total, scores, softmax, output;
+  // measure_manual: each sample records the three steps' event times beside the whole run; a batch would merge
+  // them.
   s.measure_manual([&] {
     cudaStream_t stream = s.stream();
     total.record_start(stream);

@@ -45,6 +45,8 @@ void run_forward_backward(gpubench::State& s) {
   declare(s, shape, training, handle);
   const double backward_flop = backward_flops(shape);
   gpubench::TimingEvents total, forward, backward;
+  // measure_manual: each sample records the forward's and the backward's event times beside the whole step; a batch
+  // would merge them.
   s.measure_manual([&] {
     cudaStream_t stream = s.stream();
     total.record_start(stream);

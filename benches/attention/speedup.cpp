@@ -35,6 +35,8 @@ void run_speedup(gpubench::State& s) {
   s.set_primary_metric("speedup");
   const double ratio = traffic_ratio(shape);
   gpubench::TimingEvents unfused_events, fused_events;
+  // measure_manual: each sample times the unfused and the fused run one after the other, their ratio per sample; a
+  // batch would merge them.
   s.measure_manual([&] {
     cudaStream_t stream = s.stream();
     const double unfused_s = unfused_events.time(stream, [&] { unfused.run(stream); });

@@ -97,8 +97,7 @@ void run_case(State& s, Kind kind) {
   };
   const DriveOutcome outcome =
       drive(bootstrap, engine, drive_settings, on_sample,
-            [&](const std::function<double()>& sample, int ops) { s.measure_manual(sample, ops); });
-  s.note("batching", outcome.ops_per_sample == 1 ? "none" : "stream");
+            [&](const std::function<double(int)>& run, const BatchRule& rule) { s.measure_batched(run, rule); });
   s.verify(outcome.wrong == 0, std::to_string(outcome.wrong) + " wrong element(s) over " + std::to_string(ranks) +
                                    " rank(s)");
 }

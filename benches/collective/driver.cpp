@@ -1,19 +1,17 @@
 #include "benches/collective/driver.h"
 
-#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <stdexcept>
 #include <thread>
 
 #include "benches/collective/collective_model.h"
-#include "harness/core/batching.h"
+#include "harness/core/host_clock.h"
 
 namespace gpubench::collective {
 namespace {
 
-constexpr const char* kGo = "1";
-constexpr int kBatchProbes = 3;  // single collectives timed to choose the batch
+// Before each call rank 0 sends the operations to run, or kStop.
 constexpr const char* kStop = "0";
 
 // Runs `step` on this rank, then fails every rank if it failed on any.
@@ -29,15 +27,16 @@ void in_step(Bootstrap& bootstrap, const char* what, Step step) {
   if (!all.empty()) throw std::runtime_error(std::string(what) + ": " + all);
 }
 
-void sample_as_leader(Bootstrap& bootstrap, const std::function<double()>& timed, int ops, const Measure& measure) {
-  std::string go = kGo;
+void sample_as_leader(Bootstrap& bootstrap, const std::function<double(int)>& timed, const BatchRule& rule,
+                      const Measure& measure) {
   try {
     measure(
-        [&] {
+        [&](int ops) {
+          std::string go = std::to_string(ops);
           bootstrap.broadcast(go, 0);
-          return timed();
+          return timed(ops);
         },
-        ops);
+        rule);
   } catch (...) {
     std::string stop = kStop;
     bootstrap.broadcast(stop, 0);
@@ -47,12 +46,12 @@ void sample_as_leader(Bootstrap& bootstrap, const std::function<double()>& timed
   bootstrap.broadcast(stop, 0);
 }
 
-void sample_as_follower(Bootstrap& bootstrap, const std::function<double()>& timed) {
+void sample_as_follower(Bootstrap& bootstrap, const std::function<double(int)>& timed) {
   while (true) {
-    std::string go;
-    bootstrap.broadcast(go, 0);
-    if (go != kGo) return;
-    timed();
+    std::string ops;
+    bootstrap.broadcast(ops, 0);
+    if (ops == kStop) return;
+    timed(std::stoi(ops));
   }
 }
 
@@ -62,25 +61,23 @@ DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings
                    const Measure& measure) {
   DriveOutcome outcome;
   in_step(bootstrap, "set-up", [&] { engine.prepare(); });
-  double first_s = 0;
-  in_step(bootstrap, "first collective", [&] {
-    engine.run(1);  // loads NCCL's kernels and connects its channels
-    // The fastest of a few: one slow call would halve the batch and, at small sizes, drop the
-    // host-timed figure (which needs a batch of host_ops).
-    first_s = engine.run(1);
-    for (int i = 1; i < kBatchProbes; ++i) first_s = std::min(first_s, engine.run(1));
-  });
-  outcome.ops_per_sample = batch_size(slowest(bootstrap, first_s), settings.sample_target_s, settings.max_ops);
-  const int ops = outcome.ops_per_sample;
-  const bool host_timed = ops >= settings.host_ops;
-  auto timed = [&] {
+  // Loads NCCL's kernels and connects its channels, every rank failing together if one fails.
+  in_step(bootstrap, "first collective", [&] { engine.run(1); });
+  BatchRule rule;
+  rule.target_s = settings.sample_target_s;
+  rule.max_ops = settings.max_ops;
+  rule.probes = settings.probes;
+  // Where a sample holds host_ops collectives or more, it is host-timed too (a probe never is).
+  auto timed = [&](int ops) {
+    outcome.ops_per_sample = ops;
     const double seconds = slowest(bootstrap, engine.run(ops));
+    const bool host_timed = ops >= settings.host_ops;
     const double host_s = host_timed ? slowest(bootstrap, engine.run_host(settings.host_ops)) / settings.host_ops : 0;
     on_sample(seconds, ops, host_s);
     return seconds;
   };
   if (bootstrap.rank() == 0)
-    sample_as_leader(bootstrap, timed, ops, measure);
+    sample_as_leader(bootstrap, timed, rule, measure);
   else
     sample_as_follower(bootstrap, timed);
   long long wrong = 0;
@@ -93,10 +90,10 @@ DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings
 }
 
 void wait_or_abort(const std::function<bool()>& done, double timeout_s, const std::function<void()>& abort) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const double start = host_now_s();
   auto pause = std::chrono::microseconds(1);
   while (!done()) {
-    if (std::chrono::steady_clock::now() > deadline) {
+    if (host_now_s() - start > timeout_s) {
       abort();
       throw CollectiveHung("the collective did not complete within " + std::to_string(static_cast<int>(timeout_s)) +
                            " s; its communicators were aborted (a stuck communicator cannot be recovered in this "

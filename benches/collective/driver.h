@@ -1,7 +1,7 @@
 #pragma once
 // The steps every rank of one collective benchmark takes in lockstep, apart from what it runs:
-// set-up, the choice of operations per sample, the samples (rank 0 decides when to stop and
-// tells the others before each one), verification. A step that fails on any rank fails on
+// set-up, the samples (rank 0's harness chooses the operations per sample and when to stop,
+// and rank 0 tells the others before each call), verification. A step that fails on any rank fails on
 // every rank with that rank's reason, so that no rank waits in a collective the others left.
 #include <functional>
 #include <stdexcept>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benches/collective/bootstrap.h"
+#include "harness/core/batching.h"
 
 namespace gpubench::collective {
 
@@ -23,12 +24,13 @@ class RankEngine {
   virtual long long check() = 0;    // fresh inputs, one collective, its wrong elements
 };
 
-// The harness's measured region, called on rank 0 only (State::measure_manual).
-using Measure = std::function<void(const std::function<double()>& sample, int ops_per_sample)>;
+// The harness's measured region, called on rank 0 only (State::measure_batched).
+using Measure = std::function<void(const std::function<double(int ops)>& run, const BatchRule& rule)>;
 
 struct DriveSettings {
   double sample_target_s = 1e-3;  // a sample lasts about this long...
   int max_ops = 1000;             // ...with at most this many collectives in it
+  int probes = 3;  // single collectives timed to choose the batch: one slow call would halve it
   // Where a sample holds at least this many collectives (the small sizes, where the host's
   // enqueue cost can exceed the GPU's time), each sample also host-times this many, as
   // nccl-tests' default -n 20 does.
@@ -36,7 +38,7 @@ struct DriveSettings {
 };
 
 struct DriveOutcome {
-  int ops_per_sample = 1;
+  int ops_per_sample = 1;              // of the last sample
   long long wrong = 0;                 // wrong elements over every rank
   std::vector<long long> wrong_by_rank;  // rank 0 only
 };

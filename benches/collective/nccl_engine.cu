@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "benches/collective/nccl_api.h"
+#include "harness/core/host_clock.h"
 #include "harness/core/scoped_device.h"
 #include "harness/core/streams.h"
 
@@ -349,18 +350,17 @@ double NcclEngine::run_host(int ops) {
   throw_if_aborted();
   ScopedDevice on(clique_.members().front().device);
   for (const auto& m : clique_.members()) GPUBENCH_CUDA(cudaStreamSynchronize(m.stream));
-  const auto start = std::chrono::steady_clock::now();
+  const double start = host_now_s();
   for (int i = 0; i < ops; ++i) enqueue_one(next_slot());
   // The streams are queried without sleeping, as nccl-tests does: recording an end event first
   // would add its cost to every collective's share, and a sleep's wake-up is longer than they are.
-  const auto spin_until = start + std::chrono::duration<double>(kSpinS);
   while (!streams_idle()) {
-    if (std::chrono::steady_clock::now() < spin_until) continue;
+    if (host_now_s() - start < kSpinS) continue;
     record(&Buffers::end);  // a long or hung collective: waited for as run() waits, abort included
     wait_for_ends();
     break;
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return host_now_s() - start;
 }
 
 bool NcclEngine::streams_idle() const {

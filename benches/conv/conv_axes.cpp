@@ -45,7 +45,7 @@ Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool thr
 Family& add_problem_axes(Family& family) {
   return family.axis_int("n", {128})
       .axis_str("type", {"fp32", "tf32", "fp16", "bf16"}, {"fp16"})
-      .axis_str("layout", {"nhwc"});
+      .axis_str("layout", {"nhwc"}, {}, {"nchw"});
 }
 
 Family& add_workspace_axis(Family& family) { return family.axis_int("workspace_mib", {kDefaultWorkspaceMib}); }

@@ -56,7 +56,7 @@ gpubench::Family& layer_family(const std::string& name, const std::string& what,
       gpubench::family(name).describe(what + kCommon + ". " + gpubench::power_limited_description(conv_settings(2.0)));
   add_layer_axes(family, false, true, three_by_three_only);
   add_problem_axes(family);
-  family.axis_str("algo", {"best"});
+  family.axis_str("algo", {"best"}, {}, {"heuristic"});
   add_workspace_axis(family);
   return family.per_device()
       .needs_library("cudnn")

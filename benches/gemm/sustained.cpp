@@ -2,34 +2,36 @@
 // clocks, power and throttle reasons beside each second: a GPU that cannot hold its rate under
 // load shows it here.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
 
 #include "benches/gemm/gemm_case.h"
 #include "harness/core/gpubench.h"
+#include "harness/core/host_clock.h"
 #include "harness/core/timing_events.h"
-#include "harness/system/gpu_probe.h"
 
 namespace {
 
 using gpubench::gemm::PreparedGemm;
 
 // The load is measured as this many windows (the run's minimum samples), each of seconds / 10,
-// each timed in slices of at most a second.
+// each timed in slices of at most kMaxSliceS.
 constexpr int kWindows = 10;
+constexpr double kMaxSliceS = 1.0;
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-nlohmann::json second_of_load(double at_s, double tflops, int device) {
+// A slice's figure and the telemetry the harness's sampler read at its end (none where the run
+// samples no telemetry).
+nlohmann::json slice_of_load(gpubench::State& s, double at_s, double tflops) {
   nlohmann::json entry = {{"t_s", at_s}, {"tflops", tflops}};
-  const gpubench::TelemetryReading t = gpubench::nvml_probe().read(device);
-  for (const auto& [key, value] : {std::pair{"sm_clock_mhz", t.sm_clock_mhz}, {"power_w", t.power_w}, {"temp_c", t.temp_c}})
+  const std::optional<gpubench::TelemetryReading> t = s.telemetry_now();
+  if (!t) return entry;
+  for (const auto& [key, value] : {std::pair{"sm_clock_mhz", t->sm_clock_mhz}, {"power_w", t->power_w}, {"temp_c", t->temp_c}})
     if (value) entry[key] = *value;
-  if (t.clock_event_reasons) {
-    entry["throttle_reasons"] = gpubench::throttle_reason_names(*t.clock_event_reasons);
-    entry["throttled"] = gpubench::is_throttled(*t.clock_event_reasons);
+  if (t->clock_event_reasons) {
+    entry["throttle_reasons"] = gpubench::throttle_reason_names(*t->clock_event_reasons);
+    entry["throttled"] = gpubench::is_throttled(*t->clock_event_reasons);
   }
   return entry;
 }
@@ -41,11 +43,8 @@ void run_sustained(gpubench::State& s) {
   PreparedGemm gemm(s, spec, 1);
   cudaStream_t stream = s.stream();
   gpubench::TimingEvents events;
-  double gemm_s = 0;
-  for (int i = 0; i < 3; ++i) gemm_s = events.time(stream, [&] { gemm.run(0, stream); });
   const double window_s = seconds / kWindows;
-  const int per_slice = std::max(1, static_cast<int>(std::min(1.0, window_s) / gemm_s));
-  const int slices = std::max(1, static_cast<int>(std::lround(window_s / (per_slice * gemm_s))));
+  const int slices = std::max(1, static_cast<int>(std::ceil(window_s / kMaxSliceS)));
   const double flops = gpubench::gemm::gemm_flops(spec.shape);
 
   s.count_flops(flops);
@@ -55,30 +54,38 @@ void run_sustained(gpubench::State& s) {
   nlohmann::json series = nlohmann::json::array();
   double first_window_tflops = 0, last_ratio = 0;
   int throttled_seconds = 0;
-  const auto start = std::chrono::steady_clock::now();
-  s.measure_manual(
-      [&] {
-        double window = 0;
+  gpubench::BatchRule window;
+  window.target_s = window_s;
+  window.max_ops = std::numeric_limits<int>::max();
+  window.probes = 3;
+  const double start = gpubench::host_now_s();
+  s.measure_batched(
+      [&](int gemms) {
+        // The harness's probes are single GEMMs, not windows of load: neither slices nor the first window.
+        if (gemms == 1) return events.time(stream, [&] { gemm.run(0, stream); });
+        double elapsed = 0;
         for (int slice = 0; slice < slices; ++slice) {
+          const int in_slice = static_cast<int>(std::int64_t{gemms} * (slice + 1) / slices -
+                                                std::int64_t{gemms} * slice / slices);
           const double t = events.time(stream, [&] {
-            for (int i = 0; i < per_slice; ++i) gemm.run(0, stream);
+            for (int i = 0; i < in_slice; ++i) gemm.run(0, stream);
           });
-          window += t;
-          series.push_back(second_of_load(seconds_since(start), per_slice * flops / t / 1e12, s.device()));
+          elapsed += t;
+          series.push_back(slice_of_load(s, gpubench::host_now_s() - start, in_slice * flops / t / 1e12));
           throttled_seconds += series.back().value("throttled", false) ? 1 : 0;
         }
-        const double tflops = slices * per_slice * flops / window / 1e12;
+        const double tflops = gemms * flops / elapsed / 1e12;
         if (first_window_tflops == 0) first_window_tflops = tflops;
         last_ratio = tflops / first_window_tflops;
         s.record("sustained_ratio", last_ratio);
-        return window;
+        return elapsed;
       },
-      slices * per_slice);
+      window);
   s.note("series", series);
   s.note("sustained_ratio_last", last_ratio);
   s.note("throttled_slices", throttled_seconds);
   s.note("window_s", window_s);
-  s.note("gemms_per_slice", per_slice);
+  s.note("slices_per_window", slices);
   gemm.verify(s);
 }
 
@@ -95,7 +102,7 @@ const auto& sustained_family =
                   "the sweep, 2 under --quick, 60 in configs/acceptance/h200.json), as 10 windows of seconds/10 "
                   "after the harness's warm-up windows. tflops per window counts 2 m n k per GEMM. notes.series "
                   "has each slice of at most a second of the whole load (warm-up included): its TFLOP/s, SM "
-                  "clock, power, temperature and throttle reasons (NVML). sustained_ratio is each window's "
+                  "clock, power, temperature and throttle reasons (NVML, read by the run's telemetry sampler). sustained_ratio is each window's "
                   "TFLOP/s over the load's first window; notes.sustained_ratio_last the end against the start. "
                   "Verified as gemm/matmul, to a relative " +
                   std::to_string(gpubench::gemm::find_precision("bf16").tolerance) + ".")

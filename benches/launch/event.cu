@@ -19,6 +19,8 @@ void run_record(State& s, unsigned flags) {
   s.note("clock", "host");
   s.report_time_as("record_us", "us", 1e6);
   s.set_primary_metric("record_us");
+  // measure_manual: 256 records per sample is the condition measured (each call below the launch queue's depth),
+  // and the host clock stops before the synchronisation after them; not a batch to size.
   s.measure_manual(
       [&] {
         GPUBENCH_CUDA(cudaStreamSynchronize(stream));
@@ -73,6 +75,8 @@ void run_cross_stream_wait(State& s) {
   s.declare_metric("same_stream_hop_us", "us", false);
   s.declare_metric("wait_latency_us", "us", false);
   s.set_primary_metric("wait_latency_us");
+  // measure_manual: a sample is a fixed chain of hops on two streams in one held region, timed twice (cross and
+  // same stream); the hop count is the condition measured.
   s.measure_manual(
       [&] {
         const double cross_s = cross_region->run(nullptr, [&](std::size_t, cudaStream_t) {

@@ -6,7 +6,7 @@ namespace {
 
 using namespace gpubench::launch;
 using gpubench::State;
-using gpubench::TimedRegion;
+using gpubench::HeldRegion;
 
 void run_graph_launch(State& s) {
   const int nodes = static_cast<int>(s.get_int("nodes"));
@@ -46,13 +46,15 @@ void run_graph_launch(State& s) {
 
   const auto stream_region = held_worker_stream(s), graph_region = held_worker_stream(s);
   auto held_replay = [&] { return graph_region->run(nullptr, [&](std::size_t, cudaStream_t) { exec.launch(stream); }); };
+  // measure_manual: each sample times the stream's launches and a graph replay of the same kernel in held regions,
+  // side by side; the node count is the axis, not a batch.
   s.measure_manual(
       [&] {
-        const TimedRegion::Times on_stream = stream_region->run(nullptr, [&](std::size_t, cudaStream_t) {
+        const HeldRegion::Times on_stream = stream_region->run(nullptr, [&](std::size_t, cudaStream_t) {
           for (int i = 0; i < stream_launches; ++i) kernel->launch(stream);
         });
         held_replay();  // not recorded: the timed replay below follows a replay
-        const TimedRegion::Times as_graph = held_replay();
+        const HeldRegion::Times as_graph = held_replay();
         ledger.add(std::uint64_t(stream_launches + 2 * nodes) * kernel->increment());
 
         const double stream_gpu = on_stream.lane_s[0] / stream_launches;

@@ -31,6 +31,8 @@ void measure_instantiate(State& s, const ChainGraph& graph, GraphExec& exec) {
   s.report_time_as("instantiate_us", "us", 1e6);
   s.set_primary_metric("instantiate_us");
   s.declare_metric("instantiate_per_node_us", "us", false);
+  // measure_manual: one instantiation per sample, the previous executable graph destroyed outside the timed region:
+  // the calls cannot run back to back.
   s.measure_manual(
       [&] {
         exec.reset();
@@ -61,6 +63,8 @@ unsigned measure_exec_update(State& s, TinyKernel& kernel, const ChainGraph& add
   s.set_primary_metric("exec_update_us");
   s.declare_metric("exec_update_per_node_us", "us", false);
   unsigned holds = 1;
+  // measure_manual: the updates per sample follow the graph's size (launch_metrics.h), so that every node count is
+  // timed over about the same work; a time-based batch would make that depend on the host.
   s.measure_manual(
       [&] {
         const double t0 = host_now_s();
@@ -87,6 +91,7 @@ unsigned measure_set_params(State& s, TinyKernel& kernel, const ChainGraph& grap
                        std::to_string(passes) + " pass(es) over the graph per sample");
   s.report_time_as("set_params_us", "us", 1e6);
   s.set_primary_metric("set_params_us");
+  // measure_manual: passes per sample follow the graph's size (launch_metrics.h), as for updates.
   s.measure_manual(
       [&] {
         // Refilling the 64-byte argument block between passes is timed too; it is a few ns.

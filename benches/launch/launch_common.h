@@ -1,10 +1,9 @@
 #pragma once
-// Helpers shared by the launch suite's families: clocks, the held worker stream, the launch
+// Helpers shared by the launch suite's families: the thread's CPU clock, the held worker stream, the launch
 // ledger that verifies every counted launch ran, the kernel shape from the axes, and chains of
 // kernel nodes as CUDA graphs.
 #include <time.h>
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,14 +12,13 @@
 #include "benches/launch/launch_metrics.h"
 #include "harness/core/gpubench.h"
 #include "harness/core/streams.h"
-#include "harness/core/timed_region.h"
+#include "harness/core/held_region.h"
+#include "harness/core/host_clock.h"
 #include "kernels/tiny.cuh"
 
 namespace gpubench::launch {
 
-inline double host_now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using gpubench::host_now_s;  // the harness's host clock (harness/core/host_clock.h)
 
 // CPU time of the calling thread: tells spinning waits from blocking ones.
 inline double thread_cpu_s() {
@@ -48,8 +46,8 @@ constexpr double kHoldTimeoutS = 1.0;
 // The worker stream as the one lane of a held timed region: launches queued behind the
 // harness's blocking kernel and released at once run back to back on the GPU, and the host's
 // enqueue time is timed separately. A hold that times out fails the sample.
-inline std::unique_ptr<TimedRegion> held_worker_stream(State& s) {
-  return std::make_unique<TimedRegion>(std::vector<RegionLane>{{s.device(), s.stream()}}, Hold::kBlocked,
+inline std::unique_ptr<HeldRegion> held_worker_stream(State& s) {
+  return std::make_unique<HeldRegion>(std::vector<RegionLane>{{s.device(), s.stream()}}, Hold::kBlocked,
                                        kHoldTimeoutS);
 }
 

@@ -11,7 +11,7 @@ namespace gpubench::launch {
 
 // Launches per sample for host enqueue cost and GPU time of back-to-back kernels. Well below
 // the launch queue's depth (about a thousand entries): the host never blocks on a full queue
-// while enqueueing, and a held stream (harness/core/timed_region.h) never waits on the host. 256
+// while enqueueing, and a held stream (harness/core/held_region.h) never waits on the host. 256
 // launches of ~2 us make a sample of ~0.5 ms, far above the host clock's and CUDA events'
 // resolution (~0.5 us).
 constexpr int kBackToBackLaunches = 256;

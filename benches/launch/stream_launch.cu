@@ -8,7 +8,7 @@ namespace {
 
 using namespace gpubench::launch;
 using gpubench::State;
-using gpubench::TimedRegion;
+using gpubench::HeldRegion;
 using gpubench::kernels::TinyKernel;
 
 void measure_enqueue(State& s, const TinyKernel& kernel, LaunchLedger& ledger) {
@@ -21,6 +21,8 @@ void measure_enqueue(State& s, const TinyKernel& kernel, LaunchLedger& ledger) {
   s.note("clock", "host");
   s.report_time_as("host_enqueue_us", "us", 1e6);
   s.set_primary_metric("host_enqueue_us");
+  // measure_manual: 256 launches per sample is the condition measured (below the launch queue's depth), and the
+  // host clock stops before the synchronisation after them.
   s.measure_manual(
       [&] {
         GPUBENCH_CUDA(cudaStreamSynchronize(stream));
@@ -44,9 +46,11 @@ void measure_back_to_back(State& s, const TinyKernel& kernel, LaunchLedger& ledg
   s.note("clock", "gpu_events");
   s.report_time_as("gpu_time_per_kernel_us", "us", 1e6);
   s.set_primary_metric("gpu_time_per_kernel_us");
+  // measure_manual: 256 launches released at once from one held region is the condition measured (back to back on
+  // the GPU); more would fill the launch queue behind the hold.
   s.measure_manual(
       [&] {
-        const TimedRegion::Times t = held->run(nullptr, [&](std::size_t, cudaStream_t) {
+        const HeldRegion::Times t = held->run(nullptr, [&](std::size_t, cudaStream_t) {
           for (int i = 0; i < kBackToBackLaunches; ++i) kernel.launch(stream);
         });
         ledger.add(std::uint64_t{kBackToBackLaunches} * kernel.increment());

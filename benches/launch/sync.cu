@@ -100,6 +100,8 @@ void run_sync(State& s) {
   s.set_primary_metric(metric);
   s.declare_metric("cpu_busy_pct", "%", false);
   s.note("clock", "host");
+  // measure_manual: a fixed number of waits per sample, with the thread's CPU clock read around the wall clock
+  // (cpu_busy_pct); the wait is the quantity, not a batch to size.
   s.measure_manual(
       [&] {
         // The thread's CPU clock is read outside the wall-clock readings: it is a system call.

@@ -5,7 +5,6 @@
 
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
-#include "harness/core/batching.h"
 #include "harness/core/cuda_check.h"
 #include "kernels/copy.cuh"
 
@@ -49,27 +48,20 @@ Lane copy_lane(const std::string& engine, int device, void* dst, const void* src
 }
 
 void measure_lanes(State& s, const std::vector<Lane>& lanes, Hold hold) {
-  TimedRegion region(region_lanes(lanes), hold, kBlockerTimeoutS);
+  HeldRegion region(region_lanes(lanes), hold, kBlockerTimeoutS);
   auto reps_of = [&](int reps) {
     return [&lanes, reps](std::size_t i, cudaStream_t stream) { lanes[i].enqueue(stream, reps); };
   };
   bool one_launch = true;
   for (const auto& lane : lanes) one_launch = one_launch && lane.one_launch;
-  const int max_reps = one_launch ? kMaxKernelReps : hold == Hold::kBlocked ? kMaxQueuedCopies : kMaxHostCopies;
-  // Unblocked, the first rep's time is what every rep costs, enqueue included, and this pass
-  // loads whatever the copies need (kernels, the driver's copy paths) before any blocker runs.
-  // Blocked, it overstates short copies by their enqueue cost: one blocked sample at the first
-  // guess refines it.
-  const double first_s = region.run(nullptr, reps_of(1), /*blocked=*/false).span_s;
-  int reps = batch_size(first_s, kSampleTargetS, max_reps);
-  int warmup_reps = 0;
-  if (hold == Hold::kBlocked) {
-    if (first_s < kWarmupBelowS) warmup_reps = kWarmupReps;
-    const auto warmup = warmup_reps > 0 ? TimedRegion::Enqueue(reps_of(warmup_reps)) : TimedRegion::Enqueue();
-    reps = batch_size(region.run(warmup, reps_of(reps)).span_s / reps, kSampleTargetS, max_reps);
-  }
-  const auto warmup = warmup_reps > 0 ? TimedRegion::Enqueue(reps_of(warmup_reps)) : TimedRegion::Enqueue();
-  const TimedRegion::Enqueue timed = reps_of(reps);
+  BatchRule rule;
+  rule.target_s = kSampleTargetS;
+  rule.max_ops = one_launch ? kMaxKernelReps : hold == Hold::kBlocked ? kMaxQueuedCopies : kMaxHostCopies;
+  // Unblocked, the first rep's time is what every rep costs, enqueue included, and the first
+  // call (the harness's probe) loads whatever the copies need (kernels, the driver's copy paths)
+  // before any blocker runs. Blocked, it overstates short copies by their enqueue cost: one
+  // blocked sample at the first guess refines the batch.
+  rule.refine = hold == Hold::kBlocked;
 
   double counted = 0;
   for (const auto& lane : lanes) {
@@ -77,14 +69,21 @@ void measure_lanes(State& s, const std::vector<Lane>& lanes, Hold hold) {
     if (!lane.metric.empty()) s.declare_metric(lane.metric, "GB/s", true);
   }
   s.count_bytes(counted);
-  s.note("ops_per_sample", reps);
   s.note("timing", hold == Hold::kBlocked
                        ? "streams held by the harness's blocking kernel while each sample is queued, then released "
                          "together"
                        : "events around copies queued as they go (the host takes part in each copy)");
-  s.measure_manual(
-      [&] {
-        const TimedRegion::Times t = region.run(warmup, timed);
+  bool first = true;
+  HeldRegion::Enqueue warmup;  // decided by the first call
+  s.measure_batched(
+      [&](int reps) {
+        if (first) {
+          first = false;
+          const double first_s = region.run(nullptr, reps_of(reps), /*blocked=*/false).span_s;
+          if (hold == Hold::kBlocked && first_s / reps < kWarmupBelowS) warmup = reps_of(kWarmupReps);
+          return first_s;
+        }
+        const HeldRegion::Times t = region.run(warmup, reps_of(reps));
         for (std::size_t i = 0; i < lanes.size(); ++i) {
           const Lane& lane = lanes[i];
           if (lane.metric.empty()) continue;
@@ -93,7 +92,7 @@ void measure_lanes(State& s, const std::vector<Lane>& lanes, Hold hold) {
         }
         return t.span_s;
       },
-      reps);
+      rule);
 }
 
 }  // namespace gpubench::transfer

@@ -1,7 +1,7 @@
 #pragma once
 // Copies that run on one or more streams at once (H2D beside D2H, both directions of a GPU pair,
-// every pair of an all-to-all), each a lane of the harness's timed region
-// (harness/core/timed_region.h): what a lane copies, how many reps a sample holds, and the
+// every pair of an all-to-all), each a lane of the harness's held region
+// (harness/core/held_region.h): what a lane copies, the most reps a sample holds, and the
 // per-lane metrics.
 #include <cuda_runtime_api.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/core/state.h"
-#include "harness/core/timed_region.h"
+#include "harness/core/held_region.h"
 #include "kernels/copy.cuh"
 
 namespace gpubench::transfer {
@@ -43,10 +43,10 @@ struct Lane {
 Lane copy_lane(const std::string& engine, int device, void* dst, const void* src, std::size_t bytes, int blocks = 0,
                const kernels::SourceRotation& rotation = {});
 
-// The measured region of a copy case: the lanes in a timed region held as `hold` says; picks
-// reps per sample for kSampleTargetS (at most kMaxKernelReps when every lane is one launch, else
-// kMaxQueuedCopies blocked or kMaxHostCopies unblocked), counts the lanes' bytes, records each
-// lane's metric per sample, and notes the method in the result.
+// The measured region of a copy case: the lanes in a held region held as `hold` says, batched by
+// State::measure_batched for kSampleTargetS (at most kMaxKernelReps when every lane is one
+// launch, else kMaxQueuedCopies blocked or kMaxHostCopies unblocked); counts the lanes' bytes,
+// records each lane's metric per sample, and notes the method in the result.
 void measure_lanes(State& s, const std::vector<Lane>& lanes, Hold hold);
 
 }  // namespace gpubench::transfer

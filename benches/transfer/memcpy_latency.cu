@@ -1,12 +1,10 @@
 // transfer/memcpy_latency: how long an application waits for one small copy between host and
 // GPU, from the cudaMemcpyAsync call to seeing it complete.
-#include <chrono>
-
 #include "benches/transfer/host_memory.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
-#include "harness/core/batching.h"
 #include "harness/core/gpubench.h"
+#include "harness/core/host_clock.h"
 
 namespace {
 
@@ -14,11 +12,11 @@ using namespace gpubench;
 using namespace gpubench::transfer;
 
 constexpr std::uint64_t kSeed = 0x4C41540001ull;
-// Round trips per timed call: enough that a call lasts about this long against the host
-// clock's resolution and the harness's per-call overhead.
-constexpr double kCallTargetS = 1e-3;
+// Round trips per sample: enough that a sample lasts about this long against the host clock's
+// resolution and the harness's per-sample overhead, sized from probes of this many trips.
+constexpr double kSampleTargetS = 1e-3;
 constexpr int kMaxRoundTrips = 1000;
-constexpr int kCalibrationTrips = 20;
+constexpr int kProbeTrips = 20;
 
 void run_memcpy_latency(State& s) {
   const int device = s.device();
@@ -42,20 +40,21 @@ void run_memcpy_latency(State& s) {
     GPUBENCH_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
     GPUBENCH_CUDA(cudaStreamSynchronize(stream));
   };
-  for (int i = 0; i < kCalibrationTrips; ++i) round_trip();
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < kCalibrationTrips; ++i) round_trip();
-  const double trip_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / kCalibrationTrips;
-  const int trips = batch_size(trip_s, kCallTargetS, kMaxRoundTrips);
-
   s.report_time_as("latency_us", "us", 1e6);
   s.set_primary_metric("latency_us");
-  s.note("round_trips_per_call", trips);
-  s.measure_host(
-      [&] {
+  s.note("clock", "host");
+  gpubench::BatchRule rule;
+  rule.target_s = kSampleTargetS;
+  rule.max_ops = kMaxRoundTrips;
+  rule.probes = 2;  // the first loads the copy path
+  rule.probe_ops = kProbeTrips;
+  s.measure_batched(
+      [&](int trips) {
+        const double t0 = host_now_s();
         for (int i = 0; i < trips; ++i) round_trip();
+        return host_now_s() - t0;
       },
-      trips);
+      rule);
   verify_copy(s, to_device ? "device buffer after H2D" : "host buffer after D2H", dst, bytes, kSeed,
               to_device ? device : kOnCpu);
 }

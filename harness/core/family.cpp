@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "harness/core/number_text.h"
 #include "harness/report/context.h"
 #include "harness/report/exit_codes.h"
 #include "harness/system/library.h"
@@ -70,10 +71,10 @@ std::string int_value(std::int64_t v) { return std::to_string(v); }
 }  // namespace
 
 std::string float_axis_value(double value) {
-  char text[32];
+  std::string text;
   for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value) break;
+    text = significant_text(value, precision);
+    if (std::strtod(text.c_str(), nullptr) == value) break;
   }
   return text;
 }
@@ -85,17 +86,18 @@ Family& Family::add_axis(Axis axis) {
   return *this;
 }
 
-Family& Family::axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick) {
-  return add_axis({std::move(name), Axis::Kind::kString, std::move(values), std::move(quick), {}});
+Family& Family::axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick,
+                         std::vector<std::string> by_config) {
+  return add_axis({std::move(name), Axis::Kind::kString, std::move(values), std::move(quick), {}, std::move(by_config)});
 }
 
 Family& Family::axis_int(std::string name, std::vector<std::int64_t> values, std::vector<std::int64_t> quick) {
-  return add_axis({std::move(name), Axis::Kind::kInt, formatted(values, int_value), formatted(quick, int_value), {}});
+  return add_axis({std::move(name), Axis::Kind::kInt, formatted(values, int_value), formatted(quick, int_value), {}, {}});
 }
 
 Family& Family::axis_float(std::string name, std::vector<double> values, std::vector<double> quick) {
   return add_axis(
-      {std::move(name), Axis::Kind::kFloat, formatted(values, float_axis_value), formatted(quick, float_axis_value), {}});
+      {std::move(name), Axis::Kind::kFloat, formatted(values, float_axis_value), formatted(quick, float_axis_value), {}, {}});
 }
 
 Family& Family::axis_pow2(std::string name, int lo, int hi, int step, std::vector<std::int64_t> quick) {
@@ -105,11 +107,11 @@ Family& Family::axis_pow2(std::string name, int lo, int hi, int step, std::vecto
   return axis_int(std::move(name), std::move(values), std::move(quick));
 }
 
-Family& Family::axis_gpus(std::string name) { return add_axis({std::move(name), Axis::Kind::kGpu, {}, {}, {}}); }
+Family& Family::axis_gpus(std::string name) { return add_axis({std::move(name), Axis::Kind::kGpu, {}, {}, {}, {}}); }
 
 Family& Family::axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind) {
   if (!compute) throw std::logic_error(name_ + ": axis_computed needs a function");
-  return add_axis({std::move(name), kind, {}, {}, std::move(compute)});
+  return add_axis({std::move(name), kind, {}, {}, std::move(compute), {}});
 }
 
 Family& Family::per_device() {
@@ -223,7 +225,7 @@ std::string join_values(const std::vector<std::string>& values) {
 
 std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
   std::vector<Axis> axes = axes_;
-  if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}});
+  if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}, {}});
   static const Context no_gpu;
   const ExpandContext expand_context{options.context ? *options.context : no_gpu, options.config, options.devices};
   for (auto& axis : axes) {

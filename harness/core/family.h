@@ -44,6 +44,7 @@ struct Axis {
   std::vector<std::string> values;        // every value as it appears in names
   std::vector<std::string> quick_values;  // subset used under --quick; empty means all
   Compute compute;                        // set: the values are computed at expansion
+  std::vector<std::string> by_config;     // string values --config may choose that the sweep leaves out
 };
 
 // One expanded point of a family: its axis values in declaration order.
@@ -117,8 +118,10 @@ class Family {
 
   Family& describe(std::string text);
   // Typed axes; `quick`, when given, is what --quick runs instead (else every value); it may
-  // hold values outside the sweep (a shorter duration).
-  Family& axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick = {});
+  // hold values outside the sweep (a shorter duration). `by_config`: string values a --config
+  // may choose beside the sweep's (a variant the description offers but the sweep leaves out).
+  Family& axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick = {},
+                   std::vector<std::string> by_config = {});
   Family& axis_int(std::string name, std::vector<std::int64_t> values, std::vector<std::int64_t> quick = {});
   Family& axis_float(std::string name, std::vector<double> values, std::vector<double> quick = {});
   // 2^lo, 2^(lo+step), ..., up to 2^hi inclusive.

@@ -3,13 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <thread>
 
 #include "harness/core/batching.h"
 #include "harness/core/cuda_check.h"
-#include "harness/core/held_pipeline.h"
+#include "harness/core/held_region.h"
+#include "harness/core/host_clock.h"
 #include "harness/core/l2_flush.h"
 #include "harness/core/streams.h"
 #include "harness/core/timing_events.h"
@@ -18,12 +20,6 @@
 namespace gpubench {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// The most operations one sample batches.
-constexpr int kMaxBatch = 10000;
 // Back-to-back operations a power-limited family's batching is decided from, where a single
 // call took under kBatchProbeBelow x the batching threshold.
 constexpr int kBatchProbeOps = 4;
@@ -34,13 +30,13 @@ constexpr double kHeldPipelineSpanS = 0.02;
 constexpr int kMaxHeldPipeline = 16;
 
 StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop) {
-  const double start = now_s();
+  const double start = host_now_s();
   StopReason reason = StopReason::kContinue;
   while (reason == StopReason::kContinue) {
     const double seconds = sample();
     stop.samples.push_back(seconds);
     stop.measured_s += seconds;
-    stop.elapsed_s = now_s() - start;
+    stop.elapsed_s = host_now_s() - start;
     reason = should_stop(rule, stop);
   }
   return reason;
@@ -93,11 +89,16 @@ const GpuInfo& State::gpu(int device) const {
 
 cudaStream_t State::stream() { return worker_stream(device()); }
 
+std::optional<TelemetryReading> State::telemetry_now() {
+  if (!telemetry_source_) return std::nullopt;
+  return telemetry_source_(device());
+}
+
 double State::warm_up(const std::function<double()>& sample, bool brief) {
-  const double start = now_s();
+  const double start = host_now_s();
   sample();  // the first call loads modules and faults pages in: not a time of the operation
   std::vector<double> seconds;
-  while (seconds.size() < (brief ? 2u : 1u) || (!brief && now_s() - start < settings_.warmup_s))
+  while (seconds.size() < (brief ? 2u : 1u) || (!brief && host_now_s() - start < settings_.warmup_s))
     seconds.push_back(sample());
   // The fastest call, the operation's own time free of the stalls some calls meet: batching is
   // decided from it, and one slow call (or a median near the threshold) would flip a benchmark
@@ -149,13 +150,12 @@ void State::commit(const Samples& samples) {
 
 int State::batch_for(double op_s) const {
   if (flush_l2_ || op_s >= settings_.batch_below_s) return 1;
-  return batch_size(std::max(op_s, 1e-7), settings_.batch_target_s, kMaxBatch);
+  return batch_size(std::max(op_s, 1e-7), settings_.batch_target_s, kMaxOpsPerSample);
 }
 
 void State::queue_samples_behind_blocker() {
   if (measured_) throw std::logic_error("queue_samples_behind_blocker() after the measured region");
-  load_blockable_kernels();
-  blocker_ = std::make_unique<StreamBlocker>();
+  held_ = std::make_unique<HeldRegion>(std::vector<RegionLane>{{device(), stream()}}, Hold::kBlocked);
 }
 
 std::function<double()> State::event_sample(const std::function<void(cudaStream_t)>& op, int ops,
@@ -167,11 +167,21 @@ std::function<double()> State::event_sample(const std::function<void(cudaStream_
     if (before_sample_) before_sample_(st);
   };
   // A stream batch is not held: thousands of launches behind a blocker could fill the queue.
-  std::shared_ptr<HeldPipeline> held;
-  if (blocker_ && ops == 1) held = std::make_shared<HeldPipeline>(*blocker_, s, held_depth);
-  if (pending && held) *pending = [held] { return held->pending(); };
-  return [&op, ops, &events, s, setup, held, first = true]() mutable {
-    if (held && !first) return held->next(setup, op);
+  // Held samples are taken `held_depth` at a time; `ready` keeps those not yet returned.
+  const bool held = held_ && ops == 1;
+  auto ready = std::make_shared<std::deque<double>>();
+  if (pending && held) *pending = [ready] { return ready->size(); };
+  return [this, &op, ops, &events, s, setup, held, held_depth, ready, first = true]() mutable {
+    if (held && !first) {
+      if (ready->empty()) {
+        const auto taken = held_->run_queued(held_depth, [&](std::size_t, cudaStream_t st) { setup(st); },
+                                             [&](std::size_t, cudaStream_t st) { op(st); });
+        ready->assign(taken.begin(), taken.end());
+      }
+      const double seconds = ready->front();
+      ready->pop_front();
+      return seconds;
+    }
     first = false;
     setup(s);
     return events.time(s, [&] {
@@ -180,10 +190,10 @@ std::function<double()> State::event_sample(const std::function<void(cudaStream_
   };
 }
 
-double State::clock_s() { return now_s(); }
+double State::clock_s() { return host_now_s(); }
 
 void State::settle(const std::function<double()>& sample, double load_start) {
-  while (now_s() - load_start < settings_.settle_s) sample();
+  while (host_now_s() - load_start < settings_.settle_s) sample();
 }
 
 State::Samples State::samples_after_settle(const std::function<double()>& sample, int ops_per_sample,
@@ -230,9 +240,9 @@ State::Batched State::batched(const std::function<void(cudaStream_t)>& op, Batch
   const int ops = batch_for(op_s);
   const int held_depth = brief ? 1 : batch_size(ops * op_s, kHeldPipelineSpanS, kMaxHeldPipeline);
   Batched b = in_batches(op, ops, batching, events, held_depth);
-  if (!brief && (b.ops > 1 || blocker_))
+  if (!brief && (b.ops > 1 || held_))
     warm_up(b.sample);
-  else if (blocker_)
+  else if (held_)
     b.sample();  // a held sampler's first call, the one not held, is no ranking sample
   return b;
 }
@@ -240,7 +250,7 @@ State::Batched State::batched(const std::function<void(cudaStream_t)>& op, Batch
 State::Samples State::collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record) {
   if (measured_) throw std::logic_error("a benchmark may have only one measured region");
   TimingEvents events;
-  const double load_start = now_s();
+  const double load_start = host_now_s();
   const Batched b = batched(op, batching, events, load_start, false);
   Samples samples = samples_after_settle(b.sample, b.ops, load_start, record, b.pending);
   samples.batching = b.how;
@@ -262,20 +272,33 @@ void State::measure_host(const std::function<void()>& op_batch, int ops_per_call
       if (before_sample_) before_sample_(stream());
       GPUBENCH_CUDA(cudaStreamSynchronize(stream()));
     }
-    const double t0 = now_s();
+    const double t0 = host_now_s();
     op_batch();
-    return now_s() - t0;
+    return host_now_s() - t0;
   };
-  const double load_start = now_s();
+  const double load_start = host_now_s();
   warm_up(sample);
   result_.notes["clock"] = "host";
   commit(samples_after_settle(sample, ops_per_call, load_start, true));
 }
 
 void State::measure_manual(const std::function<double()>& sample, int ops_per_sample) {
-  const double load_start = now_s();
+  const double load_start = host_now_s();
   warm_up(sample);
   commit(samples_after_settle(sample, ops_per_sample, load_start, true));
+}
+
+void State::measure_batched(const std::function<double(int ops)>& run, const BatchRule& rule) {
+  const double load_start = host_now_s();
+  const int ops = probe_batch(run, rule, settings_.batch_target_s);
+  const auto sample = [&] { return run(ops); };
+  warm_up(sample);
+  Samples samples = samples_after_settle(sample, ops, load_start, true);
+  samples.batching = ops == 1 ? "none" : "in the family's run";
+  result_.notes["batch_rule"] = {{"target_s", rule.target_s.value_or(settings_.batch_target_s)},
+                                 {"max_ops", std::max(rule.max_ops, 1)}, {"probes", std::max(rule.probes, 1)},
+                                 {"probe_ops", std::max(rule.probe_ops, 1)}, {"refined", rule.refine}};
+  commit(samples);
 }
 
 void State::declare_metric(const std::string& metric, const std::string& unit, bool higher_is_better) {

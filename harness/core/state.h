@@ -7,16 +7,19 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/core/blocking_kernel.h"
+#include "harness/core/batching.h"
+#include "harness/core/held_region.h"
 #include "harness/core/resource.h"
 #include "harness/core/timing_events.h"
 #include "harness/report/context.h"
 #include "harness/core/family.h"
 #include "harness/report/result.h"
 #include "harness/report/stats.h"
+#include "harness/report/telemetry.h"
 
 namespace gpubench {
 
@@ -67,6 +70,13 @@ class State {
     return worker_resource<T>(device());
   }
   bool quick() const { return settings_.quick; }
+  // A telemetry reading of device() now, taken by the run's sampler (harness/run/telemetry_sampler.h)
+  // and kept in its trace, for a family whose figures are read beside the GPU's state (a
+  // sustained load's slices); none where the run samples no telemetry.
+  std::optional<TelemetryReading> telemetry_now();
+  // The harness's side: where telemetry_now() reads from (the runner sets the sampler's).
+  using TelemetrySource = std::function<std::optional<TelemetryReading>(int device)>;
+  void read_telemetry_from(TelemetrySource source) { telemetry_source_ = std::move(source); }
   // The worker's stream on device() (harness/streams.h): every benchmark of the process shares it.
   cudaStream_t stream();
 
@@ -86,7 +96,7 @@ class State {
   // wait on the host while being enqueued (no pageable copies, no synchronising calls); the first
   // call of each sampler runs unheld, as a module it loads lazily would deadlock behind the
   // blocker. A measurement enqueues its samples behind one hold until they span about 20 ms,
-  // so the GPU runs them back to back (HeldPipeline); a tune candidate's, one per hold.
+  // so the GPU runs them back to back (HeldRegion::run_queued); a tune candidate's, one per hold.
   void queue_samples_behind_blocker();
 
   // ---- measured region: exactly one of these per run ----
@@ -95,8 +105,16 @@ class State {
   // Host wall clock around `op_batch`, which performs `ops_per_call` operations and waits for
   // whatever it must (enqueue cost is measured by not waiting).
   void measure_host(const std::function<void()>& op_batch, int ops_per_call = 1);
-  // The benchmark times each sample itself (several streams or devices at once) and returns
-  // the seconds that `ops_per_sample` operations took.
+  // The family runs `ops` operations and returns the seconds they took, by whatever clock fits
+  // (several streams or devices at once, a host clock, ranks of a collective); the harness
+  // chooses `ops` by `rule`, warms up at that batch and samples. gpubench.ops_per_sample is the
+  // batch, notes.batch_rule how it was chosen. Calls with other `ops` (the probes) may come
+  // first: a family's per-sample side effects (record(), notes) must hold for any `ops`.
+  void measure_batched(const std::function<double(int ops)>& run, const BatchRule& rule = {});
+  // The benchmark times each sample itself and returns the seconds that `ops_per_sample`
+  // operations took: only where the operations per sample are part of what is measured (a
+  // fixed launch count that keeps below the launch queue, a whole network's layers), never to
+  // size a batch (measure_batched). Each call says why at the call.
   void measure_manual(const std::function<double()>& sample, int ops_per_sample = 1);
   // The measured region chosen among candidates (DESIGN.md, "What declaring a benchmark family
   // should feel like"): the candidates ranked in interleaved rounds after one settle
@@ -169,7 +187,7 @@ class State {
   Batched batched(const std::function<void(cudaStream_t)>& op, Batching batching, TimingEvents& events,
                   double load_start, bool brief);
   // `held_depth`: where samples are held (queue_samples_behind_blocker), how many are enqueued
-  // behind one hold of the blocker (HeldPipeline).
+  // behind one hold of the blocker (HeldRegion::run_queued).
   Batched in_batches(const std::function<void(cudaStream_t)>& op, int ops, Batching batching, TimingEvents& events,
                      int held_depth);
   void rest() const;  // settings_.rest_s of idle host and GPU, between tune's ranking and a measurement
@@ -206,8 +224,9 @@ class State {
   int ops_per_sample_ = 1;
   std::string primary_;
   std::function<void(cudaStream_t)> before_sample_;
+  TelemetrySource telemetry_source_;
   bool flush_l2_ = false;
-  std::unique_ptr<StreamBlocker> blocker_;  // queue_samples_behind_blocker()
+  std::unique_ptr<HeldRegion> held_;  // queue_samples_behind_blocker(): the worker stream, held
   BenchResult result_;
 };
 

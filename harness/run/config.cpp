@@ -33,6 +33,12 @@ bool is_gpu_name(const std::string& s) {
          s.find_first_not_of("0123456789", 3) == std::string::npos;
 }
 
+bool has_value(const Axis& axis, const std::string& value) {
+  for (const auto* values : {&axis.values, &axis.by_config})
+    if (std::find(values->begin(), values->end(), value) != values->end()) return true;
+  return false;
+}
+
 void check_axis_values(const Family& family, const std::string& axis_name, const nlohmann::json& values,
                        const std::string& source, const std::string& path) {
   const auto& axes = family.axes();
@@ -54,8 +60,7 @@ void check_axis_values(const Family& family, const std::string& axis_name, const
       bad(source, item, "expected a string");
     } else if (kind == Axis::Kind::kGpu && !is_gpu_name(v.get<std::string>())) {
       bad(source, item, "'" + v.get<std::string>() + "' is not a GPU (gpu0, gpu1, ...)");
-    } else if (kind == Axis::Kind::kString && !axis->compute &&
-               std::find(axis->values.begin(), axis->values.end(), v.get<std::string>()) == axis->values.end()) {
+    } else if (kind == Axis::Kind::kString && !axis->compute && !has_value(*axis, v.get<std::string>())) {
       bad(source, item, "'" + v.get<std::string>() + "' is not a value of axis " + axis_name);
     }
   }

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <thread>
 
+#include "harness/core/host_clock.h"
+
 
 namespace gpubench {
 namespace {
@@ -22,10 +24,7 @@ std::optional<double> target_of(int device, const TelemetrySettings& s) {
 }  // namespace
 
 CooldownClock steady_cooldown_clock() {
-  return {[] {
-            return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-          },
-          [](double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }};
+  return {host_now_s, [](double seconds) { std::this_thread::sleep_for(std::chrono::duration<double>(seconds)); }};
 }
 
 CooldownRecord cool_down(GpuProbe& probe, const std::vector<int>& devices, const TelemetrySettings& settings,

@@ -4,17 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
+#include "harness/core/host_clock.h"
 #include "harness/report/text_table.h"
 
 namespace gpubench {
 namespace {
-
-double steady_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 std::size_t terminal_width(int fd) {
   winsize size{};
@@ -48,7 +44,7 @@ ProgressDisplay::ProgressDisplay(std::size_t total, std::FILE* out, bool termina
     : total_(total), out_(out), terminal_(terminal), width_(width), clock_(std::move(clock)), start_s_(clock_()) {}
 
 ProgressDisplay::ProgressDisplay(std::size_t total)
-    : ProgressDisplay(total, stderr, isatty(STDERR_FILENO) != 0, terminal_width(STDERR_FILENO), steady_seconds) {}
+    : ProgressDisplay(total, stderr, isatty(STDERR_FILENO) != 0, terminal_width(STDERR_FILENO), host_now_s) {}
 
 ProgressDisplay::~ProgressDisplay() { clear_line(); }
 

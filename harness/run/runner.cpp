@@ -108,6 +108,7 @@ BenchResult run_instance(const Instance& instance, const RunSettings& run_settin
       }
     }
     State state(instance, settings, context);
+    if (sampler) state.read_telemetry_from([&](int device) { return sampler->read_now(device); });
     instance.family->body()(state);
     if (instance.family->needs_gpu()) GPUBENCH_CUDA(cudaDeviceSynchronize());
     result = state.finish();

@@ -1,11 +1,11 @@
 #include "harness/run/supervisor.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
 
+#include "harness/core/number_text.h"
 #include "harness/report/exit_codes.h"
 #include "harness/report/json_at.h"
 #include "harness/run/counter_recorder.h"
@@ -15,12 +15,6 @@
 
 namespace gpubench {
 namespace {
-
-std::string seconds_text(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", seconds);
-  return text;
-}
 
 // The telemetry samples beside a worker's result; a malformed trace is dropped, not the result.
 std::vector<TelemetrySample> read_trace(const nlohmann::json& message) {
@@ -150,7 +144,7 @@ class FamilySupervisor {
     } else if (!end.started_any && !end.interrupted) {
       // Nothing ran (start-up failed or hung): another worker would fail the same way.
       const std::string reason = end.verdict == WorkerWatchdog::Verdict::kStartupHung
-                                     ? "worker start-up hung for " + seconds_text(end.limit_s) + " s; killed"
+                                     ? "worker start-up hung for " + significant_text(end.limit_s, 6) + " s; killed"
                                      : describe_exit(end.status);
       for (const auto& name : remaining_)
         if (!finished.count(name)) record(outcome_, observer_, unrun_result(*by_name_.at(name), Status::kFailed, reason, 0, repetitions));
@@ -172,7 +166,7 @@ class FamilySupervisor {
   std::string reason_of(const WorkerEnd& end) const {
     if (end.interrupted) return "interrupted by " + interrupts_.signal_name() + "; worker process killed";
     if (end.verdict == WorkerWatchdog::Verdict::kBenchmarkTimedOut)
-      return "no result within " + seconds_text(end.limit_s) + " s; worker process killed";
+      return "no result within " + significant_text(end.limit_s, 6) + " s; worker process killed";
     return describe_exit(end.status);
   }
 

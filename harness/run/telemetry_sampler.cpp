@@ -28,16 +28,24 @@ const char* TelemetrySampler::to_string(Mode mode) {
   return "?";
 }
 
+TelemetrySample TelemetrySampler::read(int device) {
+  TelemetrySample sample;
+  sample.gpu = device;
+  sample.benchmark = benchmark_;
+  sample.reading = probe_.read(device);
+  sample.t_s = unix_time_s();
+  std::lock_guard<std::mutex> lock(mutex_);
+  samples_.push_back(sample);
+  return sample;
+}
+
 void TelemetrySampler::read_all() {
-  for (int device : devices_) {
-    TelemetrySample sample;
-    sample.gpu = device;
-    sample.benchmark = benchmark_;
-    sample.reading = probe_.read(device);
-    sample.t_s = unix_time_s();
-    std::lock_guard<std::mutex> lock(mutex_);
-    samples_.push_back(std::move(sample));
-  }
+  for (int device : devices_) read(device);
+}
+
+std::optional<TelemetryReading> TelemetrySampler::read_now(int device) {
+  if (mode_ == Mode::kOff || finished_) return std::nullopt;
+  return read(device).reading;
 }
 
 void TelemetrySampler::poll() {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,11 +33,15 @@ class TelemetrySampler {
   // Stops the thread, takes the last reading, and returns every sample in time order with
   // throughput filled in (add_throughput). Later calls return the same.
   const std::vector<TelemetrySample>& finish();
+  // A reading of `device` now, kept among the samples: for a family that reads the GPU beside
+  // its own figures (State::telemetry_now). None when sampling is off.
+  std::optional<TelemetryReading> read_now(int device);
   Mode mode() const { return mode_; }
   static const char* to_string(Mode mode);  // "off", "before_after", "interval"
 
  private:
   void read_all();
+  TelemetrySample read(int device);
   void poll();
 
   GpuProbe& probe_;

@@ -1,13 +1,8 @@
 #include "harness/run/watchdog.h"
 
 #include <algorithm>
-#include <chrono>
 
 namespace gpubench {
-
-double steady_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 WorkerWatchdog::WorkerWatchdog(double startup_limit_s, Clock clock)
     : startup_limit_s_(startup_limit_s), clock_(std::move(clock)), since_s_(clock_()) {}

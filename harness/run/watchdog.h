@@ -5,13 +5,12 @@
 // came; the next must begin within the start-up limit, counted from that result).
 #include <functional>
 
+#include "harness/core/host_clock.h"
+
 namespace gpubench {
 
 // A worker that has not begun a benchmark within this long is stuck (driver, start-up).
 constexpr double kWorkerStartupLimitS = 120;
-
-// Seconds on the steady clock.
-double steady_seconds();
 
 class WorkerWatchdog {
  public:
@@ -23,7 +22,7 @@ class WorkerWatchdog {
     kBenchmarkTimedOut,   // the running benchmark overran its timeout
   };
 
-  explicit WorkerWatchdog(double startup_limit_s = kWorkerStartupLimitS, Clock clock = steady_seconds);
+  explicit WorkerWatchdog(double startup_limit_s = kWorkerStartupLimitS, Clock clock = host_now_s);
 
   // A benchmark began; it may run `timeout_s`.
   void benchmark_started(double timeout_s);

@@ -144,7 +144,8 @@ def lead_in_cycles(run, start, clock):
 
 
 # Pipelined samples (time_power_limited's "pipelined") are enqueued behind one spin until they span
-# about PIPELINE_SPAN_S, at most PIPELINE_DEPTH: gpubench's HeldPipeline (harness/core/held_pipeline.h).
+# about PIPELINE_SPAN_S, at most PIPELINE_DEPTH: gpubench's held samples (HeldRegion::run_queued,
+# harness/core/held_region.h).
 PIPELINE_SPAN_S, PIPELINE_DEPTH = 0.02, 16
 
 
@@ -156,7 +157,7 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
     they were taken in}. Ops under batch_below_s run in graphs of about batch_target_s (the family's
     batching in gpubench). `queue`, for the families gpubench queues behind its blocking kernel:
     "held", each sample a graph launch queued behind a spin that outlasts its issue (lead_in_cycles)
-    and synchronised on; "pipelined", as gpubench's HeldPipeline: such samples back to back behind
+    and synchronised on; "pipelined", as gpubench's HeldRegion::run_queued: such samples back to back behind
     one spin until they span PIPELINE_SPAN_S, each between its own events, with one
     synchronisation, so the GPU does not idle between them (the samples' share of the wall time,
     gpu_busy_pct, sets the clock of a power-capped GPU)."""

@@ -1,10 +1,16 @@
 #pragma once
-// A timed region over several streams, on one GPU or several, by nvbandwidth's method: each
-// lane's stream is held behind the blocking kernel while the whole sample is queued (untimed
-// warm-up work, start event, the timed work, end event), then every lane is released at once,
-// so enqueue cost never enters the timed region and the lanes start together. A lane's time runs
-// from its start event to its end event; the span from the first lane's start to the last
-// lane's end. Transfer's concurrent copies, collectives and held launch chains share it.
+// The one primitive for work held behind the blocking kernel (harness/core/blocking_kernel.h):
+// each lane's stream is held while a sample is queued (untimed work, start event, the timed
+// work, end event), then every lane is released at once, so enqueue cost never enters the timed
+// region and the lanes start together (nvbandwidth's method). A lane's time runs from its start
+// event to its end event; the span from the first lane's start to the last lane's end.
+// State's held samples (queue_samples_behind_blocker), transfer's concurrent copies and the
+// launch suite's held chains use it.
+//
+// Held samples may also be queued several at a time behind one hold (run_queued): a power-capped
+// GPU that idles through the host's synchronisation after every sample (1-3 % of a 2 ms sample,
+// more on a busy host) clocks higher than under the steady load its figure stands for, and by as
+// much as the host's latency varies.
 #include <cuda_runtime_api.h>
 
 #include <functional>
@@ -31,12 +37,12 @@ struct RegionLane {
   cudaStream_t stream = nullptr;   // null: a stream of the region's own
 };
 
-class TimedRegion {
+class HeldRegion {
  public:
-  TimedRegion(std::vector<RegionLane> lanes, Hold hold, double blocker_timeout_s = 10.0);
-  ~TimedRegion();
-  TimedRegion(const TimedRegion&) = delete;
-  TimedRegion& operator=(const TimedRegion&) = delete;
+  HeldRegion(std::vector<RegionLane> lanes, Hold hold, double blocker_timeout_s = 10.0);
+  ~HeldRegion();
+  HeldRegion(const HeldRegion&) = delete;
+  HeldRegion& operator=(const HeldRegion&) = delete;
 
   // Queues work of lane `lane` on `stream` (its device current).
   using Enqueue = std::function<void(std::size_t lane, cudaStream_t stream)>;
@@ -47,22 +53,31 @@ class TimedRegion {
   };
   // One sample: `untimed` (may be empty) runs before the start events, `timed` between them.
   // `blocked` false runs it without the blocker whatever the hold (a first, loading pass).
-  // Throws when a blocker timed out: queueing the sample did not finish behind it.
+  // Throws what the work throws (every lane released) or when a blocker timed out: queueing the
+  // sample did not finish behind it.
   Times run(const Enqueue& untimed, const Enqueue& timed, bool blocked = true);
+  // `count` samples of a one-lane blocked region queued behind one hold, each `untimed` then
+  // `timed` between its own events; the seconds of each, in order. Throws as run() does.
+  std::vector<double> run_queued(int count, const Enqueue& untimed, const Enqueue& timed);
 
   std::size_t lanes() const { return lanes_.size(); }
   Hold hold() const { return hold_; }
 
  private:
+  struct EventPair {
+    cudaEvent_t start = nullptr, end = nullptr;
+  };
   void queue_timed(const Enqueue& timed, Times& times);
+  void throw_if_timed_out() const;
 
   struct Lane {
     int device = 0;
     std::unique_ptr<OwnedStream> owner;
     cudaStream_t stream = nullptr;
-    cudaEvent_t start = nullptr, end = nullptr;
+    EventPair events;
   };
   std::vector<Lane> lanes_;
+  std::vector<EventPair> queued_;  // run_queued's, on the first lane's device
   cudaEvent_t total_end_ = nullptr;  // on the first lane's stream, after every lane's end
   Hold hold_;
   StreamBlocker blocker_;
