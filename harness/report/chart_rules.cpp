@@ -45,7 +45,8 @@ const std::vector<CurveRule>& collective_rules() {
     for (const char* family : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall",
                                "sendrecv"}) {
       const std::string id = std::string("collective-") + family;
-      const std::map<std::string, std::string> fixed = {{"place", "out"}, {"redop", "sum"}};
+      std::map<std::string, std::string> fixed = {{"place", "out"}};
+      if (std::string(family) == "all_reduce") fixed["redop"] = "sum";  // the only one with a redop axis
       out.push_back({id, "collective", std::string(family) + ": bus bandwidth", std::string("collective/") + family,
                      "bytes", "message size", "bus bandwidth (GB/s)", {{"busbw_gbps", ""}}, fixed, {"type"},
                      AxisFormat::kBytes, true, false, ""});
