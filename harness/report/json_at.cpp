@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace gpubench {
 namespace {
@@ -72,10 +71,16 @@ nlohmann::json read_json_file(const std::string& path) {
     throw UsageError{kExitBadInput, path + ": cannot read: is a directory, not a JSON file"};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError{kExitBadInput, path + ": cannot read: " + std::strerror(errno)};
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read straight into one string: a stringstream and its str() would hold the file twice,
+  // which for a run of hundreds of MB is most of compare's peak memory before the parse.
+  std::string text;
+  std::error_code size_ec;
+  const auto size = std::filesystem::file_size(path, size_ec);
+  if (!size_ec) text.reserve(static_cast<std::size_t>(size));
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw UsageError{kExitBadInput, path + ": cannot read: " + std::strerror(errno)};
-  return parse_json_text(text.str(), path);
+  return parse_json_text(text, path);
 }
 
 JsonAt::JsonAt(const nlohmann::json& node, std::string file, std::string pointer)
