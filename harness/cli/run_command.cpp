@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "harness/run/config.h"
+#include "harness/run/node_plan.h"
 #include "harness/report/exit_codes.h"
+#include "harness/report/node_figures.h"
 #include "harness/report/text_table.h"
 #include "harness/core/family.h"
 #include "harness/run/progress.h"
@@ -153,6 +155,11 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
       if (wanted) plan.instances.push_back(std::move(instance));
     }
   }
+  const SoloReference solo_reference = options.solo_reference
+                                           ? solo_reference_from(*options.solo_reference, "--solo-reference")
+                                           : solo_reference_from(config.solo_reference, "solo_reference");
+  if (options.concurrent || config.concurrent)
+    plan.instances = node_mode_plan(plan.instances, solo_reference, expand.devices.front());
   const bool needs_gpu = std::any_of(plan.instances.begin(), plan.instances.end(),
                                      [](const Instance& i) { return i.family->needs_gpu(); });
   if (needs_gpu && visible == 0)
@@ -170,7 +177,7 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   RunObserver observer;
   observer.started = [&](const std::string& name) { progress.started(name); };
   observer.finished = [&](const BenchResult& result) {
-    progress.finished(result);
+    if (gpu_of_name(result.name) != "all") progress.finished(result);  // node totals are not in the plan's count
     reporter.result(result);
   };
   RunOutcome outcome = run_plan(plan, context, options.isolate, observer, interrupts);

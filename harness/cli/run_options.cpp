@@ -14,6 +14,10 @@ void add_run_options(CLI::App& app, RunCommandLine& line) {
   app.add_option("--config", run.config_path, "JSON file of suites, settings and axis values")
       ->transform(kConfigFileArgument);
   app.add_flag("--quick", run.quick, "smoke run of every selected family in seconds");
+  app.add_flag("--concurrent", run.concurrent,
+               "node mode: each per-GPU family on every selected GPU at once, samples started together");
+  app.add_option("--solo-reference", run.solo_reference,
+                 "node mode's solo runs, for each GPU's ratio: none, first (the first GPU's) or every (config's, else none)");
   app.add_option("--out", line.out_paths,
                  "also write the JSON document to this file; a FILE.prom gets the Prometheus text (repeatable)");
   app.add_option("--format", line.format, "stdout format: table, json, csv, md, prometheus")->capture_default_str();

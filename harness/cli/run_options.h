@@ -16,6 +16,8 @@ struct RunOptions {
   std::string devices = "all";
   std::string config_path;
   bool quick = false;
+  bool concurrent = false;  // --concurrent, or the config's "concurrent"
+  std::optional<std::string> solo_reference;  // --solo-reference; unset: the config's
   // Unset: from --config, else the default. Checked as --config's settings are (config.h).
   std::optional<double> min_time_s, max_noise_pct, timeout_s, max_time_s;
   std::optional<long long> repetitions;

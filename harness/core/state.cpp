@@ -13,6 +13,7 @@
 #include "harness/core/held_region.h"
 #include "harness/core/host_clock.h"
 #include "harness/core/l2_flush.h"
+#include "harness/core/node_barrier.h"
 #include "harness/core/streams.h"
 #include "harness/core/timing_events.h"
 #include "harness/report/plausibility.h"
@@ -29,10 +30,13 @@ constexpr double kBatchProbeBelow = 5;
 constexpr double kHeldPipelineSpanS = 0.02;
 constexpr int kMaxHeldPipeline = 16;
 
-StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop) {
+// `together`, in node mode: passes the node's barrier with whether this GPU's rule wants another
+// sample, and says whether any GPU does.
+StopReason run_samples(const StopRule& rule, const std::function<double()>& sample, StopState& stop,
+                       const std::function<bool(bool)>& together) {
   const double start = host_now_s();
   StopReason reason = StopReason::kContinue;
-  while (reason == StopReason::kContinue) {
+  while (together ? together(reason == StopReason::kContinue) : reason == StopReason::kContinue) {
     const double seconds = sample();
     stop.samples.push_back(seconds);
     stop.measured_s += seconds;
@@ -125,9 +129,21 @@ State::Samples State::collect_samples(const std::function<double()>& sample, int
   while (pending && pending() > 0) sample();
   recording_ = record;
   StopState stop;
-  const StopReason reason = run_samples(settings_.stop, sample, stop);
+  std::function<bool(bool)> together;
+  std::function<double()> timed = sample;
+  if (node_.barrier) {
+    together = [this](bool continuing) { return node_.barrier->arrive(node_.lane, continuing); };
+    node_.spans->clear();  // this collection's samples only: tune collects two and keeps one
+    timed = [this, &sample] {
+      const double start = host_now_s();
+      const double seconds = sample();
+      node_.spans->push_back({start, host_now_s()});
+      return seconds;
+    };
+  }
+  const StopReason reason = run_samples(settings_.stop, timed, stop, together);
   while (pending && pending() > 0) {
-    stop.samples.push_back(sample());
+    stop.samples.push_back(timed());
     stop.measured_s += stop.samples.back();
   }
   recording_ = false;
@@ -199,6 +215,7 @@ void State::settle(const std::function<double()>& sample, double load_start) {
 State::Samples State::samples_after_settle(const std::function<double()>& sample, int ops_per_sample,
                                            double load_start, bool record,
                                            const std::function<std::size_t()>& pending) {
+  if (node_.barrier) node_.barrier->arrive(node_.lane, true);  // every GPU warmed up: the load starts together
   if (settings_.settle_s > 0) {
     settle(sample, load_start);
     result_.notes["settle_s"] = settings_.settle_s;

@@ -13,6 +13,7 @@
 
 #include "harness/core/batching.h"
 #include "harness/core/held_region.h"
+#include "harness/core/node_lane.h"
 #include "harness/core/resource.h"
 #include "harness/core/timing_events.h"
 #include "harness/report/context.h"
@@ -77,6 +78,10 @@ class State {
   // The harness's side: where telemetry_now() reads from (the runner sets the sampler's).
   using TelemetrySource = std::function<std::optional<TelemetryReading>(int device)>;
   void read_telemetry_from(TelemetrySource source) { telemetry_source_ = std::move(source); }
+  // Node mode, the harness's side (the runner's, before the run function): the samples pass
+  // `lane`'s barrier together with the other GPUs', the settle after warm-up starts together,
+  // and each kept sample's span on the host clock goes to the lane's spans.
+  void run_in_node(const NodeLane& lane) { node_ = lane; }
   // The worker's stream on device() (harness/streams.h): every benchmark of the process shares it.
   cudaStream_t stream();
 
@@ -225,6 +230,7 @@ class State {
   std::string primary_;
   std::function<void(cudaStream_t)> before_sample_;
   TelemetrySource telemetry_source_;
+  NodeLane node_;
   bool flush_l2_ = false;
   std::unique_ptr<HeldRegion> held_;  // queue_samples_behind_blocker(): the worker stream, held
   BenchResult result_;

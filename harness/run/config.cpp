@@ -7,6 +7,7 @@
 #include "harness/report/exit_codes.h"
 #include "harness/report/number_rules.h"
 #include "harness/core/family.h"
+#include "harness/run/node_plan.h"
 
 namespace gpubench {
 namespace {
@@ -113,8 +114,16 @@ RunConfig parse_config(const nlohmann::json& json, const std::string& source) {
     } else if (key == "axes") {
       if (!value.is_object()) bad(source, path, "expected an object of documents for computed axes");
       config.axis_documents = value;
+    } else if (key == "concurrent") {
+      if (!value.is_boolean()) bad(source, path, "expected true or false");
+      config.concurrent = value.get<bool>();
+    } else if (key == "solo_reference") {
+      if (!value.is_string()) bad(source, path, "expected \"none\", \"first\" or \"every\"");
+      config.solo_reference = value.get<std::string>();
+      solo_reference_from(config.solo_reference, source + ": " + path);
     } else if (key != "description") {
-      bad(source, path, "unknown key (known: description, suites, filter, settings, families, axes)");
+      bad(source, path,
+          "unknown key (known: description, suites, filter, settings, families, axes, concurrent, solo_reference)");
     }
   }
   return config;

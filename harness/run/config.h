@@ -6,7 +6,9 @@
 //     "settings": { "min_time": 0.05, "max_noise": 0.5, "max_time": 5, "min_samples": 10,
 //                   "timeout": 120, "repetitions": 1 },   each optional; flags override
 //     "families": { "memory/stream": { "array_bytes": [1073741824], "op": ["triad"] } },
-//     "axes": { "layers": [...] } }                 optional; documents that computed axes read
+//     "axes": { "layers": [...] },                  optional; documents that computed axes read
+//     "concurrent": true,                           optional; node mode (--concurrent sets it)
+//     "solo_reference": "first" }                   optional; node mode's solo runs: none, first, every
 //
 // "axes" is what ExpandContext::config holds when families are expanded: each computed axis
 // reads its own key and says what shape it expects, so this file checks only that it is an object.
@@ -28,6 +30,8 @@ struct RunConfig {
   std::optional<int> min_samples, repetitions;
   nlohmann::json axis_overrides = nlohmann::json::object();  // family -> axis -> values
   nlohmann::json axis_documents = nlohmann::json::object();  // "axes": what computed axes read
+  bool concurrent = false;
+  std::string solo_reference = "none";  // checked by solo_reference_from (node_plan.h)
 };
 
 RunConfig parse_config(const nlohmann::json& json, const std::string& source);

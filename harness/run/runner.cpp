@@ -5,6 +5,8 @@
 #include "harness/core/cuda_check.h"
 #include "harness/core/resource.h"
 #include "harness/run/cooldown.h"
+#include "harness/run/node_plan.h"
+#include "harness/run/node_runner.h"
 #include "harness/run/telemetry_sampler.h"
 #include "harness/system/gpu_probe.h"
 
@@ -43,12 +45,16 @@ bool is_sticky(cudaError_t code) {
 
 InProcessEnd run_each(const std::vector<const Instance*>& instances, const RunSettings& settings,
                       const Context& context, ResultSink& sink, const std::function<bool()>& stop_requested) {
-  for (const Instance* instance : instances) {
+  for (const auto& group : node_groups(instances)) {
     for (int repetition = 0; repetition < settings.repetitions; ++repetition) {
       if (stop_requested()) return InProcessEnd::kStopped;
-      sink.started(instance->name, repetition);
+      for (const Instance* instance : group) sink.started(instance->name, repetition);
       bool poisoned = false;
-      sink.finished(run_instance(*instance, settings, context, repetition, poisoned));
+      if (group.size() == 1 && !is_node_instance(*group.front()))
+        sink.finished(run_instance(*group.front(), settings, context, repetition, poisoned));
+      else
+        for (const BenchResult& result : run_node_group(group, settings, context, repetition, poisoned))
+          sink.finished(result);
       if (poisoned) return InProcessEnd::kPoisoned;
     }
   }
@@ -88,7 +94,7 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings) 
 }
 
 BenchResult run_instance(const Instance& instance, const RunSettings& run_settings, const Context& context,
-                         int repetition, bool& poisoned) {
+                         int repetition, bool& poisoned, const NodeLane* node) {
   const RunSettings settings = settings_for(instance, run_settings);
   poisoned = false;
   if (!instance.skip_reason.empty())
@@ -108,6 +114,7 @@ BenchResult run_instance(const Instance& instance, const RunSettings& run_settin
       }
     }
     State state(instance, settings, context);
+    if (node) state.run_in_node(*node);
     if (sampler) state.read_telemetry_from([&](int device) { return sampler->read_now(device); });
     instance.family->body()(state);
     if (instance.family->needs_gpu()) GPUBENCH_CUDA(cudaDeviceSynchronize());

@@ -7,6 +7,7 @@
 
 #include "harness/report/context.h"
 #include "harness/core/family.h"
+#include "harness/core/node_lane.h"
 #include "harness/report/result.h"
 #include "harness/core/state.h"
 
@@ -27,8 +28,9 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings);
 
 // Runs one repetition of one instance, under settings_for(instance, settings): device selection, telemetry around it, and every
 // exception turned into a status. Sets `poisoned` when a CUDA error leaves the context unusable.
+// `node`: where it runs as one lane of a node group (node_runner.h).
 BenchResult run_instance(const Instance& instance, const RunSettings& settings, const Context& context,
-                         int repetition, bool& poisoned);
+                         int repetition, bool& poisoned, const NodeLane* node = nullptr);
 
 // A result for an instance that did not run (skipped before running, timed out, worker died).
 BenchResult unrun_result(const Instance& instance, Status status, const std::string& reason,
@@ -42,7 +44,7 @@ enum class InProcessEnd {
 };
 
 // Runs the instances in order, each `settings.repetitions` times, asking `stop_requested`
-// before each repetition.
+// before each repetition; a node group (node_plan.h) runs its GPUs together.
 InProcessEnd run_in_process(const std::vector<const Instance*>& instances, const RunSettings& settings,
                             const Context& context, ResultSink& sink,
                             const std::function<bool()>& stop_requested = [] { return false; });

@@ -9,6 +9,7 @@
 #include "harness/report/exit_codes.h"
 #include "harness/report/json_at.h"
 #include "harness/run/counter_recorder.h"
+#include "harness/run/node_accounting.h"
 #include "harness/run/runner.h"
 #include "harness/run/watchdog.h"
 #include "harness/run/worker.h"
@@ -29,29 +30,46 @@ std::vector<TelemetrySample> read_trace(const nlohmann::json& message) {
   return trace;
 }
 
-// Every result goes to the outcome and to the observer, in that order of arrival.
-void record(RunOutcome& outcome, const RunObserver& observer, BenchResult result) {
-  observer.finished(result);
-  outcome.results.push_back(std::move(result));
-}
+// Every result goes to the outcome and to the observer, in that order of arrival, with what
+// node mode adds (node_accounting.h): its ratio and PCIe note, then a node total it completes.
+class Recorder {
+ public:
+  Recorder(RunOutcome& outcome, const RunObserver& observer, const Context& context, const RunSettings& settings)
+      : outcome_(outcome), observer_(observer), node_(context, settings.devices) {}
+  void operator()(BenchResult result) {
+    node_.annotate(result);
+    observer_.finished(result);
+    outcome_.results.push_back(std::move(result));
+    if (auto total = node_.total_after(outcome_.results.back())) {
+      observer_.finished(*total);
+      outcome_.results.push_back(std::move(*total));
+    }
+  }
+  const RunObserver& observer() const { return observer_; }
+  const RunOutcome& outcome() const { return outcome_; }
+
+ private:
+  RunOutcome& outcome_;
+  const RunObserver& observer_;
+  NodeAccounting node_;
+};
 
 class ObserverSink : public ResultSink {
  public:
-  ObserverSink(const RunObserver& observer, RunOutcome& outcome) : observer_(observer), outcome_(outcome) {}
-  void started(const std::string& name, int) override { observer_.started(name); }
-  void finished(const BenchResult& result) override { record(outcome_, observer_, result); }
+  explicit ObserverSink(Recorder& record) : record_(record) {}
+  void started(const std::string& name, int) override { record_.observer().started(name); }
+  void finished(const BenchResult& result) override { record_(result); }
 
  private:
-  const RunObserver& observer_;
-  RunOutcome& outcome_;
+  Recorder& record_;
 };
 
 // Runs one family's instances, in as many workers as faults require.
 class FamilySupervisor {
  public:
   FamilySupervisor(const RunPlan& plan, const Context& context, const std::vector<const Instance*>& instances,
-                   const RunObserver& observer, const InterruptCatcher& interrupts, RunOutcome& outcome)
-      : plan_(plan), context_(context), observer_(observer), interrupts_(interrupts), outcome_(outcome) {
+                   const InterruptCatcher& interrupts, Recorder& record)
+      : plan_(plan), context_(context), observer_(record.observer()), interrupts_(interrupts), record_(record) {
     for (const Instance* instance : instances) {
       by_name_[instance->name] = instance;
       remaining_.push_back(instance->name);
@@ -66,7 +84,8 @@ class FamilySupervisor {
  private:
   // How one worker ended, and what it was running then.
   struct WorkerEnd {
-    std::string current;
+    // What was running: one benchmark, or a node group's GPUs (node_runner.h), under one timeout.
+    std::vector<std::string> running;
     int current_repetition = 0;
     WorkerWatchdog::Verdict verdict = WorkerWatchdog::Verdict::kWithinLimits;
     double limit_s = 0;
@@ -107,10 +126,10 @@ class FamilySupervisor {
     if (event == "start") {
       const auto instance = by_name_.find(message.value("name", ""));
       if (instance == by_name_.end()) return;
-      end.current = instance->first;
+      if (end.running.empty()) watchdog.benchmark_started(timeout_for(*instance->second, plan_.settings));
+      end.running.push_back(instance->first);
       end.current_repetition = message.value("repetition", 0);
-      watchdog.benchmark_started(timeout_for(*instance->second, plan_.settings));
-      observer_.started(end.current);
+      observer_.started(instance->first);
     } else if (event == "result") {
       BenchResult result;
       try {
@@ -118,15 +137,16 @@ class FamilySupervisor {
         result.trace = read_trace(message);
       } catch (const UsageError& error) {
         // Cannot happen between matching builds; if it does, the benchmark still fails visibly.
-        if (end.current.empty()) return;
-        result = unrun_result(*by_name_.at(end.current), Status::kFailed,
+        if (end.running.empty()) return;
+        result = unrun_result(*by_name_.at(end.running.front()), Status::kFailed,
                               "unreadable result from worker: " + error.message, end.current_repetition,
                               plan_.settings.repetitions);
       }
       ++done_repetitions_[result.name];
-      end.current.clear();
-      watchdog.benchmark_finished();
-      record(outcome_, observer_, std::move(result));
+      const auto done = std::find(end.running.begin(), end.running.end(), result.name);
+      if (done != end.running.end()) end.running.erase(done);
+      if (end.running.empty()) watchdog.benchmark_finished();
+      record_(std::move(result));
     }
   }
 
@@ -136,18 +156,26 @@ class FamilySupervisor {
     std::set<std::string> finished;
     for (const auto& name : remaining_)
       if (done_repetitions_[name] >= repetitions) finished.insert(name);
-    if (!end.current.empty()) {
-      record(outcome_, observer_,
-             unrun_result(*by_name_.at(end.current), status_of(end), reason_of(end), end.current_repetition,
-                          repetitions));
-      finished.insert(end.current);
+    if (!end.running.empty()) {
+      for (const std::string& name : end.running) {
+        record_(unrun_result(*by_name_.at(name), status_of(end), reason_of(end), end.current_repetition, repetitions));
+        finished.insert(name);
+      }
+      // A node group's GPUs that finished this repetition before the others stopped: a new
+      // worker would run them alone, so their remaining repetitions end here too.
+      for (const auto& name : remaining_) {
+        if (finished.count(name) || done_repetitions_[name] == 0) continue;
+        record_(unrun_result(*by_name_.at(name), status_of(end), "its node group stopped: " + reason_of(end),
+                             done_repetitions_[name], repetitions));
+        finished.insert(name);
+      }
     } else if (!end.started_any && !end.interrupted) {
       // Nothing ran (start-up failed or hung): another worker would fail the same way.
       const std::string reason = end.verdict == WorkerWatchdog::Verdict::kStartupHung
                                      ? "worker start-up hung for " + significant_text(end.limit_s, 6) + " s; killed"
                                      : describe_exit(end.status);
       for (const auto& name : remaining_)
-        if (!finished.count(name)) record(outcome_, observer_, unrun_result(*by_name_.at(name), Status::kFailed, reason, 0, repetitions));
+        if (!finished.count(name)) record_(unrun_result(*by_name_.at(name), Status::kFailed, reason, 0, repetitions));
       return false;
     }
     if (end.interrupted) return false;
@@ -174,19 +202,19 @@ class FamilySupervisor {
   const Context& context_;
   const RunObserver& observer_;
   const InterruptCatcher& interrupts_;
-  RunOutcome& outcome_;
+  Recorder& record_;
   std::map<std::string, const Instance*> by_name_;
   std::vector<std::string> remaining_;
   std::map<std::string, int> done_repetitions_;
 };
 
 void run_family_in_process(const RunPlan& plan, const Context& context, const std::vector<const Instance*>& instances,
-                           const RunObserver& observer, const InterruptCatcher& interrupts, RunOutcome& outcome) {
-  ObserverSink sink(observer, outcome);
+                           const InterruptCatcher& interrupts, Recorder& record) {
+  ObserverSink sink(record);
   const auto stop_requested = [&interrupts] { return interrupts.signal() != 0; };
   if (run_in_process(instances, plan.settings, context, sink, stop_requested) != InProcessEnd::kPoisoned) return;
   std::set<std::string> seen;
-  for (const auto& result : outcome.results) seen.insert(result.name);
+  for (const auto& result : record.outcome().results) seen.insert(result.name);
   for (const Instance* instance : instances)
     if (!seen.count(instance->name))
       sink.finished(unrun_result(*instance, Status::kFailed,
@@ -202,11 +230,12 @@ double timeout_for(const Instance& instance, const RunSettings& settings) {
 RunOutcome run_plan(const RunPlan& plan, const Context& context, bool isolate, const RunObserver& observer,
                     const InterruptCatcher& interrupts) {
   RunOutcome outcome;
+  Recorder record(outcome, observer, context, plan.settings);
   // Families in first-appearance order; skipped-before-running instances need no worker.
   std::vector<std::vector<const Instance*>> families;
   for (const Instance& instance : plan.instances) {
     if (!instance.skip_reason.empty()) {
-      record(outcome, observer, unrun_result(instance, Status::kSkipped, instance.skip_reason));
+      record(unrun_result(instance, Status::kSkipped, instance.skip_reason));
       continue;
     }
     if (families.empty() || families.back().front()->family != instance.family) families.emplace_back();
@@ -220,9 +249,9 @@ RunOutcome run_plan(const RunPlan& plan, const Context& context, bool isolate, c
     if (interrupts.signal() != 0) break;
     if (counters) counters->begin_suite(instances.front()->family->suite());
     if (isolate)
-      FamilySupervisor(plan, context, instances, observer, interrupts, outcome).run();
+      FamilySupervisor(plan, context, instances, interrupts, record).run();
     else
-      run_family_in_process(plan, context, instances, observer, interrupts, outcome);
+      run_family_in_process(plan, context, instances, interrupts, record);
   }
   if (counters) outcome.error_counters = counters->finish();
   outcome.interrupted = interrupts.signal_name();
