@@ -51,15 +51,23 @@ TEST(NodeFigures, OverlapIsTheShareOfMyTimeEveryPeerWasTimedToo) {
 }
 
 TEST(NodeFigures, TotalsSumRatesSampleBySampleAndThePower) {
-  const auto total = node_total({gpu_result("gpu0", {50, 52, 54}), gpu_result("gpu1", {25, 26, 27, 99})});
+  BenchResult gpu1 = gpu_result("gpu1", {25, 26, 27, 99});
+  gpu1.metrics["time_us"].values = {12, 10, 14};
+  const auto total = node_total({gpu_result("gpu0", {50, 52, 54}), gpu1});
   ASSERT_TRUE(total);
   EXPECT_EQ(total->name, "transfer/host_device/dir:h2d/mode:node/gpu:all");
   EXPECT_EQ(total->params.at("gpu"), "all");
   EXPECT_EQ(total->status, Status::kOk);
   EXPECT_EQ(total->metrics.at("bandwidth_gbps").values, (std::vector<double>{75, 78, 81}));
   EXPECT_EQ(total->primary_metric, "bandwidth_gbps");
-  EXPECT_FALSE(total->metrics.count("time_us"));
+  EXPECT_FALSE(total->metrics.at("time_us").higher_is_better);  // not summed: the slowest GPU's
+  EXPECT_EQ(total->metrics.at("time_us").values, (std::vector<double>{12, 11, 14}));
   EXPECT_DOUBLE_EQ(total->notes.at("node_power_w").get<double>(), 600);
+  EXPECT_DOUBLE_EQ(real_time_ns(*total), 12000);
+  // The total is an entry like any: written and read back whole.
+  const BenchResult read = read_bench_result(JsonAt(to_json(*total), "total"));
+  EXPECT_EQ(read.name, total->name);
+  EXPECT_EQ(read.metrics.at("bandwidth_gbps").values, total->metrics.at("bandwidth_gbps").values);
   EXPECT_EQ(total->notes.at("node").at("gpus").size(), 2u);
 
   BenchResult failed = gpu_result("gpu1", {});

@@ -55,6 +55,27 @@ double telemetry_median(const BenchResult& result, const char* reading) {
   return median != found->end() && median->is_number() ? median->get<double>() : NAN;
 }
 
+// The fewest samples a metric has among the GPUs' results (0 where one lacks it).
+std::size_t common_samples(const std::vector<BenchResult>& gpus, const std::string& metric) {
+  std::size_t samples = SIZE_MAX;
+  for (const BenchResult& gpu : gpus) {
+    const auto found = gpu.metrics.find(metric);
+    samples = std::min(samples, found == gpu.metrics.end() ? std::size_t{0} : found->second.values.size());
+  }
+  return samples;
+}
+
+// A node operation ends when its slowest GPU's does: the total's time_us is, sample by sample,
+// the longest of the GPUs' (Google Benchmark's real_time of the total).
+void add_slowest_time(const std::vector<BenchResult>& gpus, BenchResult& total) {
+  const std::size_t samples = total.status == Status::kOk ? common_samples(gpus, "time_us") : 0;
+  if (samples == 0) return;
+  Metric time{gpus.front().metrics.at("time_us").unit, false, std::vector<double>(samples, 0.0), std::nullopt};
+  for (const BenchResult& gpu : gpus)
+    for (std::size_t i = 0; i < samples; ++i) time.values[i] = std::max(time.values[i], gpu.metrics.at("time_us").values[i]);
+  total.metrics["time_us"] = std::move(time);
+}
+
 }  // namespace
 
 bool is_node_name(const std::string& name) {
@@ -134,15 +155,12 @@ std::optional<BenchResult> node_total(const std::vector<BenchResult>& gpus) {
     total.verified = false;
   }
   for (auto& [name, metric] : total.metrics) {
-    std::size_t samples = SIZE_MAX;
-    for (const BenchResult& gpu : gpus) {
-      const auto found = gpu.metrics.find(name);
-      samples = std::min(samples, found == gpu.metrics.end() ? std::size_t{0} : found->second.values.size());
-    }
+    const std::size_t samples = common_samples(gpus, name);
     metric.values.assign(samples, 0.0);
     for (const BenchResult& gpu : gpus)
       for (std::size_t i = 0; i < samples; ++i) metric.values[i] += gpu.metrics.at(name).values[i];
   }
+  add_slowest_time(gpus, total);
   total.notes["node"] = {{"gpus", members}, {"summed", "per-sample sums of the GPUs' samples, started together"}};
   if (std::isfinite(power_w)) total.notes["node_power_w"] = power_w;
   return total;

@@ -37,7 +37,9 @@ bool is_summed_metric(const Metric& metric);
 // The node total of one benchmark point: the GPUs' results of one repetition. Its summed metrics'
 // samples are the per-sample sums over the GPUs (the samples were started together), so its
 // median is the node's rate while all GPUs work; the medians of the GPUs' power readings add up
-// to the node's (notes.node_power_w, absent where a GPU's power was not read). Failed where any GPU's result is not ok. Empty without summed metrics.
+// to the node's (notes.node_power_w, absent where a GPU's power was not read); its time_us, where
+// the GPUs have one, is per sample the slowest GPU's. Failed where any GPU's result is not ok.
+// Empty without summed metrics.
 std::optional<BenchResult> node_total(const std::vector<BenchResult>& gpus);
 
 // The concurrent-to-solo ratio of the primary metric: 1 as fast as alone, 0.5 half the rate
