@@ -46,6 +46,7 @@ void run_all_to_all(State& s) {
       received.push_back({gpus[i], to, allocate_on(to, bytes)});
       poison_destination(received.back().buffer.get(), bytes, to);
       lanes.push_back(copy_lane(engine, gpus[i], received.back().buffer.get(), sources[i].get(), bytes, blocks));
+      lanes.back().metric = "gpu" + std::to_string(gpus[i]) + "_to_gpu" + std::to_string(to) + "_gbps";
     }
   }
   s.note("pairs", n * (n - 1));
@@ -64,7 +65,8 @@ const auto& all_to_all_family =
     gpubench::family("transfer/all_to_all")
         .describe("Every selected GPU writes to every other at once, peer access enabled: one stream per ordered pair "
                   "on the sending GPU (engine ce: cudaMemcpyAsync; sm: copy kernels sharing the sender's SMs). bytes "
-                  "is per pair; bandwidth_gbps counts every pair's bytes over the span of the whole exchange. % of "
+                  "is per pair; bandwidth_gbps counts every pair's bytes over the span of the whole exchange, and "
+                  "gpuI_to_gpuJ_gbps each pair's own bytes over its own copies' time, while every pair copies. % of "
                   "peak: sum over GPUs of min(own NVLink or PCIe rate, sum of its pairs' direct peaks)")
         .axis_str("engine", {"ce", "sm"})
         .axis_int("bytes", all_to_all_sizes(), {std::int64_t{1} << 26})
