@@ -9,7 +9,8 @@ NodeAccounting::NodeAccounting(const Context& context, std::vector<int> devices)
 
 void NodeAccounting::annotate(BenchResult& result) {
   if (!is_node_name(result.name)) {
-    if (result.status == Status::kOk && !gpu_of_name(result.name).empty()) solo_.emplace(result.name, result);
+    if (result.status == Status::kOk && !gpu_of_name(result.name).empty())
+      solo_.emplace(std::pair{result.name, result.repetition_index}, result);
     return;
   }
   nlohmann::json& node = result.notes["node"];
@@ -20,11 +21,13 @@ void NodeAccounting::annotate(BenchResult& result) {
       const nlohmann::json shared = shared_pcie_note(info, context_.gpus);
       if (!shared.empty()) node["shares_pcie_bridge_with"] = shared;
     }
-  auto solo = solo_.find(solo_name_of(result.name));
-  if (solo == solo_.end() && !devices_.empty())
-    solo = solo_.find(solo_name_of(result.name, "gpu" + std::to_string(devices_.front())));
+  // The same GPU's solo figure of the same repetition, else the first GPU's.
+  const std::string own = solo_name_of(result.name);
+  const std::string first = devices_.empty() ? own : solo_name_of(result.name, "gpu" + std::to_string(devices_.front()));
+  auto solo = solo_.find({own, result.repetition_index});
+  if (solo == solo_.end()) solo = solo_.find({first, result.repetition_index});
   if (solo == solo_.end()) return;
-  node["solo_reference"] = solo->first;
+  node["solo_reference"] = solo->first.first;
   // A metric, so that a baseline floors it as any figure (check names the GPU whose ratio fails).
   if (const auto ratio = solo_ratio(result, solo->second))
     result.metrics["solo_ratio"] = Metric{"ratio", true, {*ratio}, std::nullopt};

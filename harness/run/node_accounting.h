@@ -28,7 +28,7 @@ class NodeAccounting {
  private:
   const Context& context_;
   std::vector<int> devices_;
-  std::map<std::string, BenchResult> solo_;  // by name: the first repetition's
+  std::map<std::pair<std::string, int>, BenchResult> solo_;  // by name and repetition
   std::map<std::pair<std::string, int>, std::vector<BenchResult>> pending_;  // by total name, repetition
 };
 
