@@ -2,6 +2,7 @@
 // H200 memory run, one a night.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 
 #include <filesystem>
 
@@ -136,6 +137,46 @@ TEST(HistoryCli, BadUsageIsExitTwo) {
   const auto r = testing::run_gpubench_to("/dev/null", "history show", "GPUBENCH_HISTORY_DB=");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no database"), std::string::npos) << r.err;
+}
+
+// scripts/nightly.sh with a history database: the stand-in gpubench (tests/nightly_stand_in.cpp)
+// "runs" the night's file; compare, check and history are the real commands.
+struct Night {
+  int exit_code = -1;
+  std::string summary;
+};
+
+Night nightly(const std::string& dir, const std::string& run, int night, const std::string& db) {
+  char day[16];
+  std::snprintf(day, sizeof day, "2027-01-%02d", night + 1);
+  const std::string command = "env STAND_IN_RUN='" + run + "' GPUBENCH='" GPUBENCH_STAND_IN "' '" GPUBENCH_SOURCE_DIR
+                              "/scripts/nightly.sh' --results-dir '" + dir + "/results' --date " + day +
+                              " --baseline '" + dir + "/baseline.json' --history-db '" + db + "' >'" + dir +
+                              "/summary.txt' 2>/dev/null";
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_file(dir + "/summary.txt")};
+}
+
+TEST(HistoryCli, NightlyAddsEachNightAndSaysWhetherTonightContinuesADrift) {
+  const std::string dir = testing::temp_dir(), db = dir + "/h.db";
+  // A baseline of the healthy night, loose enough that a 10 % drop still passes check.
+  ASSERT_EQ(run_gpubench("baseline " + write_night(dir, 0) + " --tolerance 30 --out " + dir + "/baseline.json").exit_code, 0);
+  Night n;
+  for (int night = 0; night < 12; ++night) {
+    n = nightly(dir, write_night(dir, night, night >= 8 ? 0.9 : 1), night, db);
+    EXPECT_EQ(n.exit_code, 0) << n.summary;
+    if (night == 7) EXPECT_NE(n.summary.find("0 steps, 0 drifts (0 continuing tonight), 0 for the worse |"),
+                              std::string::npos) << n.summary;
+  }
+  // Tonight is the fourth night of a 10 % drop: a step, reported, that does not fail the night.
+  EXPECT_NE(n.summary.find("history: "), std::string::npos) << n.summary;
+  EXPECT_EQ(n.summary.find(" 0 steps"), std::string::npos) << n.summary;
+  EXPECT_EQ(run_gpubench("history show --format json --db " + db).exit_code, 0);
+
+  testing::write_file(db, "not a database");
+  n = nightly(dir, write_night(dir, 12), 12, db);
+  EXPECT_EQ(n.exit_code, 2) << n.summary;
+  EXPECT_NE(n.summary.find("history: ERROR exit 2: gpubench: " + db), std::string::npos) << n.summary;
 }
 
 }  // namespace

@@ -149,7 +149,9 @@ HistoryStore::HistoryStore(const std::string& path, bool create, double busy_tim
   // A page from the file, before anything is written: a file that is not a database fails here.
   db_->exec("PRAGMA schema_version");
   if (create) db_->exec("PRAGMA journal_mode = WAL");
-  db_->exec("PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536");
+  // In WAL mode NORMAL cannot corrupt the database; a power loss may undo the last adds, which
+  // the next night's collector adds again (adds are idempotent), and each add skips an fsync.
+  db_->exec("PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA synchronous = NORMAL");
   migrate(*db_);
 }
 
@@ -260,35 +262,48 @@ HistoryData HistoryStore::read(const HistoryFilter& filter) {
     run_index[r.id] = data.runs.size();
     data.runs.push_back(std::move(r));
   }
-  std::unordered_map<std::int64_t, SeriesRow> series;
+  // Each series row of the filter, with the group its figures join: itself, or (per_host) every
+  // row of its name and metric.
+  std::unordered_map<std::int64_t, std::pair<SeriesRow, std::size_t>> series;
+  std::map<std::pair<std::string, std::string>, std::size_t> groups_by_figure;
   SqliteStatement series_rows = db_->prepare("SELECT id, name, gpu_uuid, metric, unit, higher_is_better FROM series");
   while (series_rows.step()) {
     SeriesRow s{series_rows.text(1), series_rows.text(2), series_rows.text(3), series_rows.text(4),
                 series_rows.integer(5) != 0};
     if (by_gpu && s.gpu_uuid.find(filter.gpu) == std::string::npos) continue;
     if (!filter.name_regex.empty() && !std::regex_search(s.name, pattern)) continue;
-    series.emplace(series_rows.integer(0), std::move(s));
+    if (filter.per_host) s.gpu_uuid.clear();
+    const std::size_t group = filter.per_host ? groups_by_figure.emplace(std::pair(s.name, s.metric), series.size())
+                                                    .first->second
+                                              : series.size();
+    series.emplace(series_rows.integer(0), std::pair(std::move(s), group));
   }
-  // Series by host, name, metric, GPU; each series' points by date (runs are in date order).
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, HistorySeries> grouped;
+  std::unordered_map<std::string, std::size_t> host_ids;
+  std::vector<std::size_t> host_of_run;
+  for (const HistoryRun& r : data.runs) host_of_run.push_back(host_ids.emplace(r.host, host_ids.size()).first->second);
+  // Series by host and group: integer keys, since this is the loop over every figure.
+  std::unordered_map<std::uint64_t, HistorySeries> grouped;
   SqliteStatement figures = db_->prepare("SELECT series_id, run_id, median, noise_pct, samples FROM figures");
   while (figures.step()) {
     const auto s = series.find(figures.integer(0));
     if (s == series.end()) continue;
     const auto r = run_index.find(figures.integer(1));
     if (r == run_index.end()) continue;
-    const SeriesRow& row = s->second;
-    const std::string& host = data.runs[r->second].host;
-    const std::string gpu = filter.per_host ? "" : row.gpu_uuid;
-    HistorySeries& out = grouped[{host, row.name, row.metric, gpu}];
-    if (out.points.empty()) out = {host, row.name, gpu, row.metric, row.unit, row.higher_is_better, {}};
+    const auto& [row, group] = s->second;
+    HistorySeries& out = grouped[static_cast<std::uint64_t>(group) * host_ids.size() + host_of_run[r->second]];
+    if (out.points.empty()) out = {data.runs[r->second].host, row.name, row.gpu_uuid, row.metric, row.unit,
+                                   row.higher_is_better, {}};
     out.points.push_back({r->second, figures.real(2), figures.real(3), figures.integer(4)});
   }
   snapshot.commit();
   for (auto& [key, s] : grouped) {
+    // Runs are in date order: a series' points by date.
     std::sort(s.points.begin(), s.points.end(), [](const HistoryPoint& a, const HistoryPoint& b) { return a.run < b.run; });
     data.series.push_back(std::move(s));
   }
+  std::sort(data.series.begin(), data.series.end(), [](const HistorySeries& a, const HistorySeries& b) {
+    return std::tie(a.host, a.name, a.metric, a.gpu_uuid) < std::tie(b.host, b.name, b.metric, b.gpu_uuid);
+  });
   return data;
 }
 

@@ -21,11 +21,14 @@ std::string exact(double value) {
   return std::string(buffer, end);
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+void append_csv_field(std::string& out, const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    out += text;
+    return;
+  }
+  out += '"';
+  for (char c : text) c == '"' ? void(out += "\"\"") : void(out += c);
+  out += '"';
 }
 
 // A UUID is long: a table shows its first 12 characters ("GPU-1512e1e2"), enough to tell GPUs
@@ -62,13 +65,21 @@ std::string render_csv(const HistoryData& data) {
   for (const HistorySeries& s : data.series)
     for (const HistoryPoint& p : s.points) {
       const HistoryRun& r = data.runs[p.run];
-      for (const std::string* field : {&s.host, &r.date, &s.name, &s.gpu_uuid, &s.metric, &s.unit})
-        out += csv_field(*field) + ",";
-      out += std::string(s.higher_is_better ? "higher" : "lower") + "," + exact(p.median) + "," + exact(p.noise_pct) +
-             "," + std::to_string(p.samples);
-      for (const std::string* field : {&r.version, &r.git_commit, &r.driver, &r.cuda_runtime, &r.cublas, &r.cudnn, &r.nccl})
-        out += "," + csv_field(*field);
-      out += "\n";
+      for (const std::string* field : {&s.host, &r.date, &s.name, &s.gpu_uuid, &s.metric, &s.unit}) {
+        append_csv_field(out, *field);
+        out += ',';
+      }
+      out += s.higher_is_better ? "higher," : "lower,";
+      out += exact(p.median);
+      out += ',';
+      out += exact(p.noise_pct);
+      out += ',';
+      out += std::to_string(p.samples);
+      for (const std::string* field : {&r.version, &r.git_commit, &r.driver, &r.cuda_runtime, &r.cublas, &r.cudnn, &r.nccl}) {
+        out += ',';
+        append_csv_field(out, *field);
+      }
+      out += '\n';
     }
   return out;
 }
