@@ -65,6 +65,12 @@ std::vector<double> slice(const std::vector<double>& v, std::size_t lo, std::siz
   return {v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(hi)};
 }
 
+// A change must also stand clear of the nights' own spread: this many times the interquartile
+// range of their residuals about it (about 2 standard deviations of normal noise). The tolerance
+// file covers the figures it was derived from; this keeps a figure it does not cover, noisier
+// than its default threshold, from reading as steps somewhere among thousands of series.
+constexpr double kNoiseFactor = 1.5;
+
 struct Search {
   const std::vector<double>& days;
   const std::vector<double>& values;
@@ -73,6 +79,7 @@ struct Search {
   const ChangeOptions& options;
   std::mt19937 random;
   std::vector<ChangePoint> found;
+  double slope_ = 0;  // the drift measure() last fitted, per day
 
   // The change the fit found, measured; false when it is smaller than its threshold.
   bool measure(const Fit& fit, std::size_t lo, std::size_t hi, ChangePoint& out) {
@@ -82,6 +89,7 @@ struct Search {
       out.before = median_of(slice(values, lo, at));
       out.after = median_of(slice(values, at, hi));
       out.change = change_between(out.before, out.after, in_points);
+      out.after_fit = out.after;
     } else {
       const std::vector<double> t = slice(days, at, hi), y = slice(values, at, hi);
       const double slope = theil_sen_slope(t, y);
@@ -90,11 +98,26 @@ struct Search {
       const double start = median_of(intercepts);
       out.before = at > lo ? median_of(slice(values, lo, at)) : start;
       out.after = start + slope * (t.back() - t.front());
+      slope_ = slope;
       out.span_days = t.back() - t.front();
       out.per_30_days = change_between(out.before, out.before + 30 * slope, in_points);
-      out.change = change_between(out.before, out.before + std::min(out.span_days, 30.0) * slope, in_points);
+      out.after_fit = out.before + std::min(out.span_days, 30.0) * slope;
+      out.change = change_between(out.before, out.after_fit, in_points);
     }
-    return std::isfinite(out.change) && std::fabs(out.change) >= threshold(out.before);
+    return std::isfinite(out.change) && std::fabs(out.change) >= threshold(out.before) &&
+           std::fabs(out.after_fit - out.before) >= kNoiseFactor * residual_iqr(fit, lo, hi, out);
+  }
+
+  // The spread of the nights about the fitted change: the interquartile range of the residuals.
+  double residual_iqr(const Fit& fit, std::size_t lo, std::size_t hi, const ChangePoint& c) const {
+    const std::size_t at = lo + fit.k;
+    std::vector<double> residuals;
+    for (std::size_t i = lo; i < at; ++i) residuals.push_back(values[i] - c.before);
+    for (std::size_t i = at; i < hi; ++i)
+      residuals.push_back(values[i] - (fit.kind == ChangeKind::kStep ? c.after : c.before + slope_ * (days[i] - days[at])));
+    std::sort(residuals.begin(), residuals.end());
+    const auto quantile = [&](double q) { return residuals[static_cast<std::size_t>(q * (residuals.size() - 1))]; };
+    return quantile(0.75) - quantile(0.25);
   }
 
   void run(std::size_t lo, std::size_t hi) {

@@ -14,7 +14,8 @@
 // the segment's variance; its share of the variance is the statistic. It is significant when
 // fewer than alpha of the segment's random permutations (the same nights in shuffled order:
 // no change) explain as much with their best k. As compare does (DESIGN.md, "Comparator"), a
-// change counts only when it is both significant and larger than its threshold: for a step,
+// change counts only when it is both significant and larger than its threshold (and than 1.5
+// times the interquartile range of the nights about it: their own spread): for a step,
 // the change of the segments' medians; for a drift, its Theil-Sen slope (Sen 1968) over the
 // nights from its onset, times their span up to 30 days (it is reported per 30 days). Each change found splits the segment, and the parts are
 // searched again (a drift's nights after its onset are not: they are the drift).
@@ -44,6 +45,7 @@ struct ChangePoint {
   // figure); a drift's fitted change over its nights, or over 30 days where they span more (a
   // slope alone would make a drift over a few hours look like a large one).
   double change = 0;
+  double after_fit = 0;    // the level `change` is measured to (a step: `after`)
   double per_30_days = 0;  // a drift: its slope per 30 days, as `change` is measured
   double span_days = 0;    // a drift: from its onset to the last night of its segment
   double p_value = 1;

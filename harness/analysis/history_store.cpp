@@ -16,6 +16,8 @@ namespace gpubench {
 namespace {
 
 // migrations[v] takes a database from user_version v to v + 1, in the transaction that sets it.
+// Figures are keyed run first: a run's figures are appended together (a few pages written per
+// add, where series first would touch a page per figure), and show and drift read them all.
 const std::vector<const char*> kMigrations = {
     R"(CREATE TABLE runs (
          id INTEGER PRIMARY KEY,
@@ -35,7 +37,7 @@ const std::vector<const char*> kMigrations = {
          series_id INTEGER NOT NULL REFERENCES series (id),
          run_id INTEGER NOT NULL REFERENCES runs (id),
          median REAL NOT NULL, noise_pct REAL NOT NULL, samples INTEGER NOT NULL,
-         PRIMARY KEY (series_id, run_id)) WITHOUT ROWID;)",
+         PRIMARY KEY (run_id, series_id)) WITHOUT ROWID;)",
 };
 
 int user_version(SqliteDb& db) {
