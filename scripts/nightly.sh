@@ -3,13 +3,17 @@
 # date, compares it with the previous night's and checks it against the model's baseline.
 #
 #   scripts/nightly.sh [--model M] [--gpus N] [--results-dir DIR] [--retries N] [--date YYYY-MM-DD]
-#                      [--config FILE] [--baseline FILE] [--tolerance FILE] [-- GPUBENCH-RUN-ARGS...]
+#                      [--config FILE] [--baseline FILE] [--tolerance FILE] [--history-db FILE]
+#                      [-- GPUBENCH-RUN-ARGS...]
 #
 # Writes, in the results directory (default /var/lib/gpubench/<short hostname>/):
 #   <date>.json          the run (gpubench --config configs/acceptance/<model>.json --out ...)
 #   <date>-run.txt       the run's table;   <date>-run.log  its progress and messages
 #   <date>-compare.md    gpubench compare <previous night>.json <date>.json (if there is one)
 #   <date>-check.txt     gpubench check --baseline configs/baselines/<model>.json --gpus N <date>.json
+#   <date>-history.txt   with a history database (--history-db or GPUBENCH_HISTORY_DB): gpubench
+#                        history add of the night's run, then history drift over the node's series
+#                        (docs/history.md); the summary says whether tonight continues a drift
 # One baseline per GPU model serves nodes of any GPU count; --gpus (the node's class: how many
 # GPUs it must show) makes a GPU that fell off the bus a failure. Without it the count is not
 # checked, and the summary says so.
@@ -29,10 +33,12 @@
 #   3  no usable GPU or driver (from the run)
 # Where the steps disagree, a node failure found by any step (1) wins over a set-up error of
 # another (2): the node is known to be bad. A regression against the previous night is reported
-# in the summary and in <date>-compare.md but does not change the exit code.
+# in the summary and in <date>-compare.md but does not change the exit code; nor does a step or
+# drift that history drift finds. A history database that cannot be used (corrupt, locked past
+# its busy timeout) is a set-up error (2).
 #
 # Environment: GPUBENCH (the binary, default <repo>/build/gpubench), GPUBENCH_MODEL,
-# GPUBENCH_GPUS, GPUBENCH_RESULTS_DIR; the options above win over them.
+# GPUBENCH_GPUS, GPUBENCH_RESULTS_DIR, GPUBENCH_HISTORY_DB; the options above win over them.
 set -euo pipefail
 
 # <repo> holds configs/ and scripts/: a clone, or <prefix>/share/gpubench when installed,
@@ -50,6 +56,7 @@ results_dir=${GPUBENCH_RESULTS_DIR:-/var/lib/gpubench/$host}
 day=$(date +%F)
 retries=1
 config="" baseline="" tolerance="$repo/configs/tolerance.json"
+history_db=${GPUBENCH_HISTORY_DB:-}
 run_args=()
 summary_fd=1 summarized=false
 
@@ -103,6 +110,7 @@ while [[ $# -gt 0 ]]; do
     --config) need_value "$@"; config=$2; shift 2 ;;
     --baseline) need_value "$@"; baseline=$2; shift 2 ;;
     --tolerance) need_value "$@"; tolerance=$2; shift 2 ;;
+    --history-db) need_value "$@"; history_db=$2; shift 2 ;;
     -h | --help) usage; summarized=true; exit 0 ;;
     --) shift; run_args=("$@"); break ;;
     *) finish 2 "unknown argument '$1' (--help for usage)" ;;
@@ -222,8 +230,32 @@ else
 fi
 [[ -n $gpus ]] || check_note+=" (GPU count not checked: --gpus)"
 
+# 4. Into the history, when there is one: the night joins its series, and drift over this
+#    host's series (the run's own host_name) says whether tonight continues a drift or a step.
+history_note="" history_error=false
+if [[ -n $history_db ]]; then
+  history_out=$results_dir/$day-history.txt history_rc=0
+  { "$gpubench" history add --db "$history_db" "$today" >"$history_out" 2>&1; } 2>/dev/null || history_rc=$?
+  run_host=$(grep -o -m 1 '"host_name"[[:space:]]*:[[:space:]]*"[^"]*"' "$today" | sed 's/.*"\([^"]*\)"$/\1/' || true)
+  case $history_rc in
+    0) drift_rc=0
+       { "$gpubench" history drift --db "$history_db" --host "$run_host" --tolerance "$tolerance" \
+         >>"$history_out" 2>&1; } 2>/dev/null || drift_rc=$?
+       drift_line=$(grep -E '^drift: ' "$history_out" | tail -n 1 || true)
+       if [[ $drift_rc -le 1 && -n $drift_line ]]; then
+         drift_line=${drift_line#drift: } drift_line=${drift_line% -> *}
+         history_note=" | history: ${drift_line//to the latest night/continuing tonight}"
+         [[ $drift_rc -eq 0 ]] || history_note+=" ($history_out)"
+       else
+         history_error=true history_note=" | history: ERROR drift exit $drift_rc: $(last_line "$history_out")"
+       fi ;;
+    1) history_note=" | history: tonight's run refused, it cannot be judged ($history_out)" ;;
+    *) history_error=true history_note=" | history: ERROR exit $history_rc: $(last_line "$history_out")" ;;
+  esac
+fi
+
 if [[ -n $run_failure || $check_code -eq 1 ]]; then code=1
-elif [[ $compare_error == true || $check_code -eq 2 ]]; then code=2
+elif [[ $compare_error == true || $history_error == true || $check_code -eq 2 ]]; then code=2
 else code=$check_code
 fi
-finish "$code" "check $check_note | compare $compare_note | $run_note | $today"
+finish "$code" "check $check_note | compare $compare_note$history_note | $run_note | $today"

@@ -1,6 +1,6 @@
 // A gpubench for tests/test_nightly.cpp: scripts/nightly.sh runs it as $GPUBENCH. A run
 // (no subcommand) writes the canned result $STAND_IN_RUN to --out and exits $STAND_IN_RUN_EXIT,
-// or dies of signal $STAND_IN_RUN_SIGNAL; compare, check and baseline are the real commands (their
+// or dies of signal $STAND_IN_RUN_SIGNAL; compare, check, baseline and history are the real commands (their
 // stdout checked as gpubench's is), and check's retries get $STAND_IN_RETRY (or fail with
 // $STAND_IN_RETRY_ERROR) after opening the config file as the real runner does.
 #include <CLI/CLI.hpp>
@@ -52,13 +52,15 @@ int canned_run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || (std::strcmp(argv[1], "compare") && std::strcmp(argv[1], "check") && std::strcmp(argv[1], "baseline")))
+  if (argc < 2 || (std::strcmp(argv[1], "compare") && std::strcmp(argv[1], "check") && std::strcmp(argv[1], "baseline") &&
+                    std::strcmp(argv[1], "history")))
     return canned_run(argc, argv);
   CLI::App app{"gpubench stand-in"};
   int exit_code = gpubench::kExitOk;
   gpubench::add_compare_command(app, &exit_code);
   gpubench::add_check_command(app, &exit_code, retry_run);
   gpubench::add_baseline_command(app, &exit_code);
+  gpubench::add_history_command(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

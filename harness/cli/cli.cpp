@@ -29,6 +29,7 @@ int run_command_line(int argc, char** argv) {
   add_baseline_command(app, &subcommand_exit);
   add_report_command(app, &subcommand_exit);
   add_show_command(app, &subcommand_exit);
+  add_history_command(app, &subcommand_exit);
 
   try {
     app.parse(argc, argv);

@@ -54,5 +54,6 @@ void add_check_command(CLI::App& app, int* exit_code, SuiteRunner run_suites);
 void add_baseline_command(CLI::App& app, int* exit_code);
 void add_report_command(CLI::App& app, int* exit_code);
 void add_show_command(CLI::App& app, int* exit_code);
+void add_history_command(CLI::App& app, int* exit_code);
 
 }  // namespace gpubench
