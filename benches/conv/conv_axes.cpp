@@ -33,7 +33,9 @@ Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool thr
   const DeclaredSets& declared = declared_sets();
   const std::vector<std::string> unloadable{"unloadable"};
   const QuickLayer quick = declared.error.empty() ? quick_layer(declared.sets, three_by_three_only) : QuickLayer{};
-  auto quick_values = [](const std::string& name) { return name.empty() ? std::vector<std::string>{} : std::vector{name}; };
+  auto quick_values = [](const std::string& name) {
+    return name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name};
+  };
   family.axis_str("net", declared.error.empty() ? net_axis_values(declared.sets, networks_only) : unloadable,
                   quick_values(quick.net));
   if (layers)
