@@ -3,7 +3,7 @@
 few seconds, the TFLOP/s of each 100 ms of GPU time with the SM clock and power read through NVML.
 On an H200 a BF16 8192^3 GEMM runs its first ~100 ms at 1980 MHz (about 860 TFLOP/s), then holds
 about 1700 MHz (750), with dips as the one-second power average reaches the limit: why gpubench's
-GEMM and convolution figures are taken after a settle (README, "gemm, conv, attention, collective").
+GEMM and convolution figures are taken after a settle (docs/suites.md, "gemm, conv, attention, collective").
 
     python3 scripts/gemm_clock_transient.py bf16:8192:2.5:3 fp16:8192:2:3   # type:size:seconds:idle_s
 One JSON line per case."""

@@ -14,6 +14,7 @@ tests=false
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin libnuma1)
 if $tests; then
   packages+=(libgtest-dev libgmock-dev python3 python3-scipy python3-prometheus-client
+             python3-jsonschema  # docs/schema/ against every committed result (tests/schema_files.py)
              libbenchmark-tools  # Google Benchmark's compare.py reads our JSON (tests/test_gbench_compare.cpp)
              clang               # the libFuzzer targets (scripts/fuzz.sh)
              chromium)           # the HTML report's headless-browser test (tests/test_report_command.cpp)

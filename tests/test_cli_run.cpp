@@ -188,6 +188,7 @@ TEST(CliRun, OutWritesTheDocumentAndStdoutKeepsTheTable) {
   EXPECT_NE(r.out.find("benchmark"), std::string::npos);
   EXPECT_NE(r.out.find("selftest/cpu_faults/fault:none"), std::string::npos);
   EXPECT_NE(r.out.find("1 ok, 0 failed, 0 skipped"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("gpubench: 1 benchmark in [0-9]+\\.[0-9] s\n"))) << r.err;
 }
 
 // The fallback file a failed write left, as stderr names it after `said` ("" when none).

@@ -349,5 +349,24 @@ TEST(Params, ToJsonKeepsTypes) {
   EXPECT_EQ(big.integer("bytes"), 65536);
 }
 
+const std::vector<std::string> computed_values{"b", "c"};
+const Family& quick_computed_family =
+    family("unittest/quick_computed")
+        .axis_computed("pick", [](const ExpandContext&) { return computed_values; }, Axis::Kind::kString, {"c", "z"})
+        .axis_computed("fallback", [](const ExpandContext&) { return computed_values; }, Axis::Kind::kString, {"z"})
+        .cpu_only()
+        .hidden()
+        .run([](State&) {});
+
+TEST(Family, QuickOfAComputedAxisIsItsPreferredValueElseItsFirst) {
+  const Family& f = quick_computed_family;
+  ExpandOptions quick;
+  quick.quick = true;
+  const auto instances = f.expand(quick);
+  ASSERT_EQ(instances.size(), 1u);
+  EXPECT_EQ(instances[0].name, "unittest/quick_computed/pick:c/fallback:b");
+  EXPECT_EQ(f.expand(ExpandOptions{}).size(), 4u);
+}
+
 }  // namespace
 }  // namespace gpubench

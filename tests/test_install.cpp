@@ -50,7 +50,7 @@ TEST_F(Installed, TheLayoutIsBinShareGpubenchAndDoc) {
            "share/gpubench/configs/conv_layers/resnet50.json", "share/gpubench/scripts/nightly.sh",
            "share/gpubench/scripts/slurm_collective.sh", "share/gpubench/scripts/peers/torch_gemm.py",
            "share/gpubench/scripts/peers/peer_timing.py", "share/man/man1/gpubench.1.gz", doc + "copyright",
-           doc + "changelog.gz", doc + "install.md", doc + "README.md"})
+           doc + "changelog.gz", doc + "install.md", doc + "README.md", doc + "schema/run.schema.json"})
     EXPECT_TRUE(fs::is_regular_file(*prefix_ + "/" + file)) << file;
   for (const std::string script : {"scripts/nightly.sh", "scripts/slurm_collective.sh", "scripts/peers/torch_gemm.py"})
     EXPECT_NE(fs::status(*prefix_ + "/share/gpubench/" + script).permissions() & fs::perms::owner_exec, fs::perms::none)

@@ -52,6 +52,12 @@ TEST(Progress, DurationsReadAsAPersonReadsThem) {
   EXPECT_EQ(duration_text(3729), "1:02:09");
 }
 
+TEST(Progress, RunSummaryCountsAndTimes) {
+  EXPECT_EQ(run_summary(256, 28.44), "gpubench: 256 benchmarks in 28.4 s");
+  EXPECT_EQ(run_summary(1, 0.24), "gpubench: 1 benchmark in 0.2 s");
+  EXPECT_EQ(run_summary(40, 185.0), "gpubench: 40 benchmarks in 185.0 s (3:05)");
+}
+
 TEST(Progress, PlainLinesOffATerminal) {
   Captured out;
   double now = 100;

@@ -116,6 +116,9 @@ TEST(SettingsFor, TheFamilysOwnSettingsOverrideTheRuns) {
   EXPECT_EQ(plain.timeout_s, 120);
   EXPECT_EQ(plain.stop.max_time_s, 5);
   EXPECT_EQ(plain.stop.min_samples, 10);
+  run.quick = true;  // --quick's limit stays where the family would sample longer
+  run.stop.max_time_s = 0.5;
+  EXPECT_EQ(settings_for(slow_family.expand({}).front(), run).stop.max_time_s, 0.5);
 }
 
 const Family& power_family = family("unittest/runner_power")

@@ -15,11 +15,13 @@ std::vector<std::string> model_axis_values() {
 // run the suite are unaffected.
 Family& add_shape_axes(Family& family, std::vector<std::int64_t> seq, std::vector<std::int64_t> quick_seq,
                        std::vector<std::int64_t> batch) {
-  return family.axis_str("type", {"fp16", "bf16"})
-      .axis_computed("model", [](const ExpandContext&) { return model_axis_values(); })
-      .axis_int("batch", std::move(batch))
+  // --quick: one configuration, the shape of the models the suite is mostly run for.
+  return family.axis_str("type", {"fp16", "bf16"}, {"bf16"})
+      .axis_computed(
+          "model", [](const ExpandContext&) { return model_axis_values(); }, Axis::Kind::kString, {"llama3_8b"})
+      .axis_int("batch", batch, {batch.front()})
       .axis_int("seq", std::move(seq), std::move(quick_seq))
-      .axis_int("causal", {0, 1});
+      .axis_int("causal", {0, 1}, {1});
 }
 
 }  // namespace gpubench::attention

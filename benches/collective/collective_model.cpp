@@ -111,7 +111,7 @@ std::vector<std::int64_t> default_sizes() {
   return sizes;
 }
 
-std::vector<std::int64_t> quick_sizes() { return {1 << 10, 1 << 20, 1 << 28}; }
+std::vector<std::int64_t> quick_sizes() { return {1 << 26}; }
 
 std::size_t element_bytes(const std::string& type) {
   if (type == "fp32") return 4;

@@ -53,6 +53,7 @@ constexpr std::int64_t kMaxBytes = std::int64_t{8} << 30;
 std::int64_t parse_size(const std::string& text);
 // The default sweep: powers of 4 from 1 KiB to 4 GiB.
 std::vector<std::int64_t> default_sizes();
+// --quick: one size, 64 MiB, where the links rather than NCCL's launch cost set the time.
 std::vector<std::int64_t> quick_sizes();
 
 // Bytes of one element of a type axis value: fp32 4, bf16 2, fp16 2.

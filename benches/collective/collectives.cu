@@ -125,7 +125,7 @@ Family& declare(Kind kind) {
   f.describe(description(kind)).axis_str("type", {"fp32", "bf16", "fp16"}, {"fp32"});
   if (kind == Kind::kAllReduce) f.axis_str("redop", {"sum", "max"}, {"sum"});
   if (in_place_applies(kind))
-    f.axis_str("place", {"out", "in"});
+    f.axis_str("place", {"out", "in"}, {"out"});
   else
     f.axis_str("place", {"out"});
   return f.axis_int("bytes", default_sizes(), quick_sizes())

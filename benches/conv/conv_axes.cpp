@@ -32,9 +32,15 @@ const DeclaredSets& declared_sets() {
 Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool three_by_three_only) {
   const DeclaredSets& declared = declared_sets();
   const std::vector<std::string> unloadable{"unloadable"};
-  family.axis_str("net", declared.error.empty() ? net_axis_values(declared.sets, networks_only) : unloadable);
+  const QuickLayer quick = declared.error.empty() ? quick_layer(declared.sets, three_by_three_only) : QuickLayer{};
+  auto quick_values = [](const std::string& name) {
+    return name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name};
+  };
+  family.axis_str("net", declared.error.empty() ? net_axis_values(declared.sets, networks_only) : unloadable,
+                  quick_values(quick.net));
   if (layers)
-    family.axis_str("layer", declared.error.empty() ? layer_axis_values(declared.sets, three_by_three_only) : unloadable);
+    family.axis_str("layer", declared.error.empty() ? layer_axis_values(declared.sets, three_by_three_only) : unloadable,
+                    quick_values(quick.layer));
   return family.where([layers](const Params& params) {
     const DeclaredSets& sets = declared_sets();
     if (!sets.error.empty()) throw UsageError{kExitBadInput, sets.error};

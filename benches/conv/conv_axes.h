@@ -8,6 +8,7 @@ namespace gpubench::conv {
 // `net` (the layer sets; only whole networks when `networks_only`) and, with `layers`, `layer`
 // (only the 3x3 layers when `three_by_three_only`), paired by a where() so a name never joins
 // a set with another set's layer. A bad layer file fails expansion with exit 2, naming the layer.
+// --quick runs one pair: quick_layer() of layer_sets.h.
 Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool three_by_three_only);
 // n (batch, 128), type (fp32 tf32 fp16 bf16; fp16 under --quick), layout (nhwc; nchw by --config).
 Family& add_problem_axes(Family& family);

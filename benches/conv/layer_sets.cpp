@@ -62,12 +62,24 @@ std::vector<std::string> net_axis_values(const std::vector<LayerSet>& sets, bool
   return values;
 }
 
+bool is_three_by_three(const ConvLayer& layer) { return layer.filter[1] == 3 && layer.filter[2] == 3; }
+
 std::vector<std::string> layer_axis_values(const std::vector<LayerSet>& sets, bool three_by_three_only) {
   std::vector<std::string> values;
   for (const auto& set : sets)
     for (const auto& layer : set.layers)
-      if (!three_by_three_only || (layer.filter[1] == 3 && layer.filter[2] == 3)) add_unique(values, layer.name);
+      if (!three_by_three_only || is_three_by_three(layer)) add_unique(values, layer.name);
   return values;
+}
+
+QuickLayer quick_layer(const std::vector<LayerSet>& sets, bool three_by_three_only) {
+  for (bool networks : {true, false})
+    for (const auto& set : sets) {
+      if (set.network != networks) continue;
+      for (const auto& layer : set.layers)
+        if (!three_by_three_only || is_three_by_three(layer)) return {set.name, layer.name};
+    }
+  return {};
 }
 
 bool has_layer(const std::vector<LayerSet>& sets, const std::string& net, const std::string& layer) {

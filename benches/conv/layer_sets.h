@@ -23,6 +23,13 @@ const ConvLayer& installed_layer(const std::string& net, const std::string& laye
 // layers (only the 3x3 ones when `three_by_three_only`), in file order without repeats.
 std::vector<std::string> net_axis_values(const std::vector<LayerSet>& sets, bool networks_only);
 std::vector<std::string> layer_axis_values(const std::vector<LayerSet>& sets, bool three_by_three_only);
+bool is_three_by_three(const ConvLayer& layer);
+// What --quick runs: the first whole network (else the first set) and its first layer (3x3
+// when `three_by_three_only`); empty names when no set has such a layer.
+struct QuickLayer {
+  std::string net, layer;
+};
+QuickLayer quick_layer(const std::vector<LayerSet>& sets, bool three_by_three_only);
 // Whether the set `net` has a layer `layer` (the where() that pairs the two axes).
 bool has_layer(const std::vector<LayerSet>& sets, const std::string& net, const std::string& layer);
 

@@ -80,7 +80,7 @@ gpubench::Family& declare_network() {
                   "flops of one image (plausibility bound as in conv/forward, weighted by the layers' flops). flops = sum of the passes' 2 x N x K x (C/groups) x R x S x P x Q. " + gpubench::power_limited_description(conv_settings(3.0)));
   add_layer_axes(family, true, false, false);
   add_problem_axes(family);
-  family.axis_str("pass", {"fwd", "fwd_bwd"});
+  family.axis_str("pass", {"fwd", "fwd_bwd"}, {"fwd"});
   add_workspace_axis(family);
   return family.per_device()
       .needs_library("cudnn")

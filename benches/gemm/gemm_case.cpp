@@ -208,13 +208,17 @@ Family& gemm_family(const std::string& name, const std::string& description, Sha
                                     precision_description());
   f.axis_str("type", precision_names(), {"bf16"});
   if (use == ShapeUse::kStrided) f.axis_int("batch", declared_values("batch", use));
+  // --quick: one shape where listed: 4096 cubed; strided the attention scores (2048 x 2048 x
+  // 128); cache the decode GEMM of one token.
+  const bool strided = use == ShapeUse::kStrided;
+  const std::int64_t quick_m = use == ShapeUse::kCache ? 1 : strided ? 2048 : 4096;
   const std::vector<std::pair<std::string, std::vector<std::int64_t>>> quick = {
-      {"m", {1, 4096}}, {"n", {4096}}, {"k", {4096}}};
+      {"m", {quick_m}}, {"n", {strided ? 2048 : 4096}}, {"k", {strided ? 128 : 4096}}};
   for (const auto& [dimension, values] : quick)
     f.axis_int(dimension, declared_values(dimension, use), present(values, declared_values(dimension, use)));
   f.axis_str("layout", {"tn", "nn"}, {"tn"});
   if (use == ShapeUse::kCache)
-    f.axis_str("l2", {"hot", "cold"});
+    f.axis_str("l2", {"hot", "cold"}, {"hot"});
   else
     f.axis_str("algo", {"heuristic", "best"}, {"heuristic"});
   return f.per_device()

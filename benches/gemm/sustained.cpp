@@ -99,7 +99,7 @@ gpubench::FamilySettings sustained_settings() {
 const auto& sustained_family =
     gpubench::family("gemm/sustained")
         .describe("One cuBLASLt GEMM (bf16, 8192 cubed, tn, heuristic pick) back to back for `seconds` (10 in "
-                  "the sweep, 2 under --quick, 60 in configs/acceptance/h200.json), as 10 windows of seconds/10 "
+                  "the sweep, 1 under --quick, 60 in configs/acceptance/h200.json), as 10 windows of seconds/10 "
                   "after the harness's warm-up windows. tflops per window counts 2 m n k per GEMM. notes.series "
                   "has each slice of at most a second of the whole load (warm-up included): its TFLOP/s, SM "
                   "clock, power, temperature and throttle reasons (NVML, read by the run's telemetry sampler). sustained_ratio is each window's "
@@ -111,7 +111,7 @@ const auto& sustained_family =
         .axis_int("n", {8192})
         .axis_int("k", {8192})
         .axis_str("layout", {"tn"})
-        .axis_int("seconds", {10}, {2})
+        .axis_int("seconds", {10}, {1})
         .per_device()
         .needs_library("cublasLt")
         .settings(sustained_settings())

@@ -81,8 +81,8 @@ const auto& graph_launch_family =
                   "kernel, so the GPU figures are back to back. " +
                   std::string(kProcessStreamsDescription))
         .axis_int("process_streams", {1, 2}, {1})
-        .axis_str("build", {"capture", "explicit"})
-        .axis_int("nodes", {1, 10, 100, 1000}, {1, 1000})
+        .axis_str("build", {"capture", "explicit"}, {"capture"})
+        .axis_int("nodes", {1, 10, 100, 1000}, {1000})
         .axis_int("arg_bytes", {0, 4096}, {0})
         .axis_str("work", {"none", "spin"}, {"none"})
         .per_device()

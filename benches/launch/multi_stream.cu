@@ -106,8 +106,8 @@ const auto& multi_stream_family =
         .describe("Sustained launch rate of an empty 1-block kernel over N streams at once (256 launches each), "
                   "fed by one host thread round robin or by one host thread per stream: kernels per second of "
                   "host wall time until all streams are synchronised")
-        .axis_str("issuer", {"one_thread", "thread_per_stream"})
-        .axis_int("streams", {1, 2, 4, 8, 16}, {1, 8})
+        .axis_str("issuer", {"one_thread", "thread_per_stream"}, {"one_thread"})
+        .axis_int("streams", {1, 2, 4, 8, 16}, {8})
         .per_device()
         // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).
         .quiet_host()

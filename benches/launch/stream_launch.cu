@@ -103,8 +103,8 @@ const auto& stream_launch_family =
                   "blocks per SM). Axes vary one at a time from 0 bytes, 1 block. " +
                   std::string(kProcessStreamsDescription))
         .axis_int("process_streams", {1, 2}, {1})
-        .axis_str("figure", {"enqueue", "back_to_back", "round_trip"})
-        .axis_int("arg_bytes", {0, 64, 256, 1024, 4096}, {0, 4096})
+        .axis_str("figure", {"enqueue", "back_to_back", "round_trip"}, {"enqueue"})
+        .axis_int("arg_bytes", {0, 64, 256, 1024, 4096}, {0})
         .axis_str("grid", {"1_block", "1_wave", "4_waves"}, {"1_block"})
         .axis_str("work", {"none", "spin"}, {"none"})
         .per_device()

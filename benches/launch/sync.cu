@@ -128,8 +128,8 @@ const auto& sync_family =
                   "blocking-sync (cudaSetDeviceFlags on the running context, read back). pending:nothing times the "
                   "wait call alone; empty_kernel and kernel_50us time launch (+ event record) + wait, a round "
                   "trip. Host wall time; cpu_busy_pct is the waiting thread's CPU time over wall time")
-        .axis_str("sched", {"spin", "yield", "blocking"}, {"spin", "blocking"})
-        .axis_str("wait", {"stream_sync", "event_sync", "device_sync", "event_query_poll"})
+        .axis_str("sched", {"spin", "yield", "blocking"}, {"spin"})
+        .axis_str("wait", {"stream_sync", "event_sync", "device_sync", "event_query_poll"}, {"stream_sync"})
         .axis_str("pending", {"nothing", "empty_kernel", "kernel_50us"}, {"empty_kernel"})
         .per_device()
         // Host clocks around driver calls: no NVML polling beside them (telemetry before and after only).

@@ -12,7 +12,7 @@ const auto& latency_family =
         .describe("Pointer chase by one thread over a random cycle of 128-byte-spaced nodes in device memory: "
                   "ns per dependent load. Small working sets stay in L1, middling ones in L2, large ones show "
                   "HBM latency including TLB misses, as random access does")
-        .axis_pow2("working_set_bytes", 12, 30, 2, {1 << 14, 1 << 22, 1 << 28})
+        .axis_pow2("working_set_bytes", 12, 30, 2, {1 << 28})
         .per_device()
         .run([](gpubench::State& s) {
           const auto bytes = static_cast<std::size_t>(s.get_int("working_set_bytes"));

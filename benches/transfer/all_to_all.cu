@@ -68,7 +68,7 @@ const auto& all_to_all_family =
                   "is per pair; bandwidth_gbps counts every pair's bytes over the span of the whole exchange, and "
                   "gpuI_to_gpuJ_gbps each pair's own bytes over its own copies' time, while every pair copies. % of "
                   "peak: sum over GPUs of min(own NVLink or PCIe rate, sum of its pairs' direct peaks)")
-        .axis_str("engine", {"ce", "sm"})
+        .axis_str("engine", {"ce", "sm"}, {"ce"})
         .axis_int("bytes", all_to_all_sizes(), {std::int64_t{1} << 26})
         .needs_gpus(2)
         .run(run_all_to_all);

@@ -50,8 +50,8 @@ const auto& device_local_family =
                   "sm (copy kernel, one 16-byte element per thread over a grid covering the buffer). bandwidth_gbps counts bytes read plus bytes written (2 x bytes "
                   "per copy, as the STREAM copy counts); copied_gbps counts each byte once (as nvbandwidth's "
                   "device_local_copy and cudaMemcpy figures do). Buffers under the L2 size measure L2, not HBM")
-        .axis_str("engine", {"ce", "sm"})
-        .axis_pow2("bytes", 12, 30, 2, {std::int64_t{1} << 16, std::int64_t{1} << 26})
+        .axis_str("engine", {"ce", "sm"}, {"sm"})
+        .axis_pow2("bytes", 12, 30, 2, {std::int64_t{1} << 26})
         .per_device()
         .run(run_device_local);
 

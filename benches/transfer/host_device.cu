@@ -77,11 +77,11 @@ const auto& host_device_family =
                   "% of peak: PCIe generation x width, per direction. The default sweep measures 16 KiB, "
                   "256 KiB, 4 MiB and 64 MiB on the main path (pinned, ce, local) only")
         // Host memory first, so that a worker finishes with one kind of cached buffer before the next.
-        .axis_str("host", {"pinned", "pageable", "wc"})
-        .axis_str("dir", {"h2d", "d2h", "bidir"})
-        .axis_str("engine", {"ce", "sm"})
+        .axis_str("host", {"pinned", "pageable", "wc"}, {"pinned"})
+        .axis_str("dir", {"h2d", "d2h", "bidir"}, {"bidir"})
+        .axis_str("engine", {"ce", "sm"}, {"ce"})
         .axis_str("numa", {"local", "remote"}, {"local"})
-        .axis_pow2("bytes", 12, 30, 2, {std::int64_t{1} << 16, std::int64_t{1} << 24})
+        .axis_pow2("bytes", 12, 30, 2, {std::int64_t{1} << 24})
         .per_device()
         .where(keep_host_device_case)
         .run(run_host_device);

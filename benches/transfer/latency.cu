@@ -78,7 +78,7 @@ void run_peer_latency(State& s) {
 Family& chase_family(const std::string& name, std::string description) {
   return gpubench::family(name)
       .describe(std::move(description))
-      .axis_str("pattern", {"stride", "random"})
+      .axis_str("pattern", {"stride", "random"}, {"stride"})
       .axis_int("working_set_bytes", {kWorkingSetBytes});
 }
 

@@ -65,9 +65,9 @@ const auto& memcpy_latency_family =
                   "clock, for small copies between host memory (pinned or pageable, on the GPU's NUMA node) and the "
                   "GPU: what an application waits for one small transfer. latency_us per copy, averaged over a "
                   "batch of round trips per sample")
-        .axis_str("dir", {"h2d", "d2h"})
-        .axis_str("host", {"pinned", "pageable"})
-        .axis_int("bytes", memcpy_latency_sizes(), {std::int64_t{4}, std::int64_t{1} << 16})
+        .axis_str("dir", {"h2d", "d2h"}, {"h2d"})
+        .axis_str("host", {"pinned", "pageable"}, {"pinned"})
+        .axis_int("bytes", memcpy_latency_sizes(), {std::int64_t{4}})
         .per_device()
         .run(run_memcpy_latency);
 

@@ -1,7 +1,7 @@
 #pragma once
 // Baseline files: expected figures for one machine type (configs/baselines/<model>.json).
 // `gpubench check` holds a run against one; `gpubench baseline RUN.json...` writes one from
-// runs. The format is documented in README.md ("Baselines"); the loader rejects unknown
+// runs. The format is documented in docs/results.md ("Baseline files"); the loader rejects unknown
 // fields and bad patterns, naming the file and the JSON pointer.
 #include <algorithm>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // A baseline's "health" section: what the finding of each health rule (harness/report/health.h)
 // counts as, the error-counter limits, and which checks the baseline names, and so asks for the
-// fields of. The format is in README.md ("Baseline files").
+// fields of. The format is in docs/results.md ("Baseline files").
 #include <set>
 #include <string>
 

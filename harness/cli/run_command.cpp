@@ -13,6 +13,7 @@
 #include "harness/report/node_figures.h"
 #include "harness/report/text_table.h"
 #include "harness/core/family.h"
+#include "harness/core/host_clock.h"
 #include "harness/run/progress.h"
 #include "harness/run/supervisor.h"
 #include "harness/run/worker_job.h"
@@ -112,6 +113,7 @@ std::vector<int> parse_devices(const std::string& spec, int visible) {
 }
 
 RunDocument execute_run(const RunOptions& options, const InterruptCatcher& interrupts, Reporter& reporter) {
+  const double start_s = host_now_s();
   RunConfig config;
   if (!options.config_path.empty()) config = load_config(options.config_path);
   const auto suites = resolve_suites(!options.suites.empty() ? options.suites : config.suites);
@@ -186,6 +188,8 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   document.complete = outcome.interrupted.empty();
   if (!outcome.interrupted.empty()) document.interrupted = outcome.interrupted;
   reporter.finish(document);
+  // On stderr: stdout may be the results themselves (--format json).
+  std::fprintf(stderr, "%s\n", run_summary(document.results.size(), host_now_s() - start_s).c_str());
   return document;
 }
 

@@ -21,8 +21,8 @@ struct RunOptions {
   // Unset: from --config, else the default. Checked as --config's settings are (config.h).
   std::optional<double> min_time_s, max_noise_pct, timeout_s, max_time_s;
   std::optional<long long> repetitions;
-  // Telemetry and cooldown (README.md, "Telemetry"); unset: the defaults of TelemetrySettings,
-  // with no cooldown under --quick.
+  // Telemetry and cooldown (docs/running.md, "Telemetry, cooldown and error counters"); unset:
+  // the defaults of TelemetrySettings, with no cooldown under --quick.
   std::optional<long long> telemetry_interval_ms;
   std::optional<double> cooldown_margin_c, cooldown_target_c, cooldown_max_wait_s;
   bool isolate = true;

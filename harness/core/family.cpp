@@ -109,9 +109,10 @@ Family& Family::axis_pow2(std::string name, int lo, int hi, int step, std::vecto
 
 Family& Family::axis_gpus(std::string name) { return add_axis({std::move(name), Axis::Kind::kGpu, {}, {}, {}, {}}); }
 
-Family& Family::axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind) {
+Family& Family::axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind,
+                              std::vector<std::string> quick) {
   if (!compute) throw std::logic_error(name_ + ": axis_computed needs a function");
-  return add_axis({std::move(name), kind, {}, {}, std::move(compute), {}});
+  return add_axis({std::move(name), kind, {}, std::move(quick), std::move(compute), {}});
 }
 
 Family& Family::per_device() {
@@ -223,6 +224,19 @@ std::string join_values(const std::vector<std::string>& values) {
   return text;
 }
 
+namespace {
+
+std::vector<std::string> computed_quick_values(const std::vector<std::string>& computed,
+                                               const std::vector<std::string>& preferred) {
+  std::vector<std::string> chosen;
+  for (const auto& value : preferred)
+    if (std::find(computed.begin(), computed.end(), value) != computed.end()) chosen.push_back(value);
+  if (chosen.empty() && !computed.empty()) chosen.push_back(computed.front());
+  return chosen;
+}
+
+}  // namespace
+
 std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
   std::vector<Axis> axes = axes_;
   if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}, {}});
@@ -250,7 +264,7 @@ std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
                                                 (axis.values.empty() ? "it has none here" : join_values(axis.values)) + ")"};
       axis.values = std::move(chosen);
     } else if (options.quick && !axis.quick_values.empty()) {
-      axis.values = axis.quick_values;
+      axis.values = axis.compute ? computed_quick_values(axis.values, axis.quick_values) : axis.quick_values;
     }
   }
   return axes;

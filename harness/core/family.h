@@ -130,7 +130,10 @@ class Family {
   Family& axis_gpus(std::string name);
   // Values computed when the family is expanded, from the machine or the config (an L2-sized
   // buffer, sizes from a layer file); `kind` says how they are written to the result's params.
-  Family& axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind = Axis::Kind::kString);
+  // Under --quick, the values of `quick` that were computed, else the first computed value:
+  // what a file declares may lack the preferred one, and the family still runs once.
+  Family& axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind = Axis::Kind::kString,
+                        std::vector<std::string> quick = {});
   // Run once per selected GPU: adds a trailing `gpu` axis and makes State::device() that GPU.
   Family& per_device();
   // Drop combinations for which `keep` is false (e.g. a peer pair with src == dst).

@@ -1,7 +1,7 @@
 #pragma once
 // Every stream gpubench creates comes from here: benchmarks share one stream per device for the
 // life of the process, and the number of streams made is known. Launch figures depend on what
-// other streams have done earlier in the process (README.md, "launch"), so a fresh stream per
+// other streams have done earlier in the process (docs/suites.md, "launch"), so a fresh stream per
 // benchmark would make a figure depend on which benchmarks ran before it in the same worker.
 #include <cuda_runtime_api.h>
 

@@ -12,7 +12,8 @@
 
 namespace gpubench {
 
-// How a run samples, and how long it lets a GPU cool between benchmarks (README.md, "Telemetry").
+// How a run samples, and how long it lets a GPU cool between benchmarks (docs/running.md,
+// "Telemetry, cooldown and error counters").
 struct TelemetrySettings {
   int interval_ms = 50;                     // 0: no sampling at all
   double cooldown_margin_c = 10;            // idle is within this of the GPU's idle temperature...

@@ -40,6 +40,13 @@ std::string duration_text(double seconds) {
   return text;
 }
 
+std::string run_summary(std::size_t benchmarks, double seconds) {
+  char text[96];
+  std::snprintf(text, sizeof text, "gpubench: %zu benchmark%s in %.1f s", benchmarks, benchmarks == 1 ? "" : "s",
+                std::max(0.0, seconds));
+  return text + (seconds >= 60 ? " (" + duration_text(seconds) + ")" : std::string());
+}
+
 ProgressDisplay::ProgressDisplay(std::size_t total, std::FILE* out, bool terminal, std::size_t width, Clock clock)
     : total_(total), out_(out), terminal_(terminal), width_(width), clock_(std::move(clock)), start_s_(clock_()) {}
 

@@ -18,6 +18,8 @@ namespace gpubench {
 std::optional<double> remaining_seconds(double elapsed_s, std::size_t done, std::size_t total);
 // "42 s", "3:05", "1:02:09": seconds as a person reads a duration.
 std::string duration_text(double seconds);
+// The closing line of a run: "gpubench: 256 benchmarks in 28.4 s" (and "(3:05)" past a minute).
+std::string run_summary(std::size_t benchmarks, double seconds);
 
 class ProgressDisplay {
  public:

@@ -81,7 +81,9 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings) 
   RunSettings own = settings;
   const FamilySettings& family = instance.family->settings();
   if (family.timeout_s) own.timeout_s = *family.timeout_s;
-  if (family.max_time_s) own.stop.max_time_s = *family.max_time_s;
+  // --quick keeps its shorter limit where a family would sample longer.
+  if (family.max_time_s)
+    own.stop.max_time_s = settings.quick ? std::min(own.stop.max_time_s, *family.max_time_s) : *family.max_time_s;
   if (family.min_samples) own.stop.min_samples = *family.min_samples;
   if (family.batch_below_s) own.batch_below_s = *family.batch_below_s;
   if (family.batch_target_s) own.batch_target_s = *family.batch_target_s;

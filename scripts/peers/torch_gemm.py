@@ -35,7 +35,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TYPES = ["fp32", "tf32", "fp16", "bf16", "fp8_e4m3", "fp8_e4m3_e5m2"]
 LAYOUTS = ["tn", "nn"]
 FP8_SCALES = (0.5, 0.25)  # gpubench's per-tensor scales of A and B
-QUICK = {"type": ["bf16"], "layout": ["tn"], "m": [1, 4096], "n": [4096], "k": [4096]}
+# gpubench --quick (benches/gemm/gemm_case.cpp): one shape per family.
+QUICK = {"type": ["bf16"], "layout": ["tn"],
+         "matmul": [(4096, 4096, 4096)], "strided": [(2048, 2048, 128)], "cache": [(1, 4096, 4096)]}
 MEMORY_BOUND = 256  # gpubench reports bandwidth_gbps where m or n is at most this
 
 
@@ -104,7 +106,7 @@ def cases(shapes, args):
             if family != "cache" and "heuristic" not in only.get("algo", ["heuristic"]):
                 continue
             if args.quick and (t not in QUICK["type"] or layout not in QUICK["layout"] or
-                               (family == "matmul" and (m not in QUICK["m"] or n not in QUICK["n"] or k not in QUICK["k"]))):
+                               (m, n, k) not in QUICK[family]):
                 continue
             parts = [f"type:{t}"] + ([f"batch:{batch}"] if family == "strided" else []) + [f"m:{m}", f"n:{n}", f"k:{k}", f"layout:{layout}"]
             parts += ["l2:hot"] if family == "cache" else ["algo:heuristic"]
