@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "harness/analysis/check.h"
-#include "harness/report/health.h"
+#include "harness/model/health.h"
 #include "tests/check_support.h"
 
 namespace gpubench {

@@ -8,7 +8,7 @@
 #include "harness/analysis/check.h"
 #include "harness/analysis/fleet.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/analysis/report_verdicts.h"
+#include "harness/report/report_verdicts.h"
 #include "tests/check_support.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/report/report.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 #include "tests/report_fixtures.h"
 #include "tests/test_support.h"
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
 

@@ -11,7 +11,7 @@
 #include "harness/analysis/check_health.h"
 #include "harness/analysis/gpu_names.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 

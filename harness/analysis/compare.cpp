@@ -8,7 +8,7 @@
 
 #include "harness/analysis/judgeable.h"
 #include "harness/analysis/mann_whitney.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 const char* to_string(Verdict verdict) {

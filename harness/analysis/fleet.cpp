@@ -5,8 +5,8 @@
 #include <map>
 
 #include "harness/analysis/judgeable.h"
-#include "harness/report/stats.h"
-#include "harness/report/text_table.h"
+#include "harness/model/stats.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 

@@ -6,8 +6,8 @@
 
 #include "harness/analysis/compare.h"
 #include "harness/analysis/gpu_names.h"
-#include "harness/report/plausibility.h"
-#include "harness/report/text_table.h"
+#include "harness/model/plausibility.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

@@ -7,8 +7,8 @@
 #include "gpubench_git_commit.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
-#include "harness/report/exit_codes.h"
-#include "harness/report/text_table.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "harness/run/config.h"
-#include "harness/report/exit_codes.h"
-#include "harness/report/text_table.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/text_table.h"
 #include "harness/core/family.h"
 #include "harness/run/progress.h"
 #include "harness/run/supervisor.h"

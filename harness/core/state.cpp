@@ -15,7 +15,7 @@
 #include "harness/core/l2_flush.h"
 #include "harness/core/streams.h"
 #include "harness/core/timing_events.h"
-#include "harness/report/plausibility.h"
+#include "harness/model/plausibility.h"
 
 namespace gpubench {
 namespace {

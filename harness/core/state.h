@@ -15,11 +15,11 @@
 #include "harness/core/held_region.h"
 #include "harness/core/resource.h"
 #include "harness/core/timing_events.h"
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 #include "harness/core/family.h"
-#include "harness/report/result.h"
-#include "harness/report/stats.h"
-#include "harness/report/telemetry.h"
+#include "harness/model/result.h"
+#include "harness/model/stats.h"
+#include "harness/model/telemetry.h"
 
 namespace gpubench {
 

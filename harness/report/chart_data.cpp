@@ -9,7 +9,7 @@
 #include "harness/report/chart_bars.h"
 #include "harness/report/chart_rules.h"
 #include "harness/report/chart_select.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "harness/report/health.h"
+#include "harness/model/health.h"
 #include "harness/report/html_results.h"
 #include "harness/report/svg_chart.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

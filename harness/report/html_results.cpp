@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "harness/report/svg_chart.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

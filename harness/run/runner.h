@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 #include "harness/core/family.h"
-#include "harness/report/result.h"
+#include "harness/model/result.h"
 #include "harness/core/state.h"
 
 namespace gpubench {

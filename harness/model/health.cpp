@@ -1,4 +1,4 @@
-#include "harness/report/health.h"
+#include "harness/model/health.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "harness/report/run_document.h"
+#include "harness/model/run_document.h"
 
 #include <cmath>
 #include <map>

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 
 namespace gpubench {
 namespace {

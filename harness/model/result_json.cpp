@@ -4,7 +4,7 @@
 #include <limits>
 #include <set>
 
-#include "harness/report/result.h"
+#include "harness/model/result.h"
 
 namespace gpubench {
 namespace {

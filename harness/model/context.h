@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/error_counters.h"
-#include "harness/report/json_at.h"
+#include "harness/model/error_counters.h"
+#include "harness/model/json_at.h"
 
 namespace gpubench {
 

@@ -1,4 +1,4 @@
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 #include <algorithm>
 #include <cmath>

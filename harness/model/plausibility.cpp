@@ -1,4 +1,4 @@
-#include "harness/report/plausibility.h"
+#include "harness/model/plausibility.h"
 
 #include <cmath>
 #include <cstdio>

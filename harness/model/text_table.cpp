@@ -1,4 +1,4 @@
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 namespace gpubench {
 

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/json_at.h"
-#include "harness/report/stats.h"
-#include "harness/report/telemetry.h"
+#include "harness/model/json_at.h"
+#include "harness/model/stats.h"
+#include "harness/model/telemetry.h"
 
 namespace gpubench {
 

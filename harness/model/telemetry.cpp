@@ -1,11 +1,11 @@
-#include "harness/report/telemetry.h"
+#include "harness/model/telemetry.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 
-#include "harness/report/context.h"
-#include "harness/report/stats.h"
+#include "harness/model/context.h"
+#include "harness/model/stats.h"
 
 namespace gpubench {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/report/prometheus.h"
+#include "harness/model/prometheus.h"
 
 #include <algorithm>
 #include <charconv>

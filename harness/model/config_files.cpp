@@ -1,4 +1,4 @@
-#include "harness/report/config_files.h"
+#include "harness/model/config_files.h"
 
 #include <unistd.h>
 

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/context.h"
-#include "harness/report/exit_codes.h"
-#include "harness/report/json_at.h"
-#include "harness/report/run_document.h"
-#include "harness/report/tuned_choice.h"
+#include "harness/model/context.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/json_at.h"
+#include "harness/model/run_document.h"
+#include "harness/model/tuned_choice.h"
 
 namespace gpubench {
 

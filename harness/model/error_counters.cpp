@@ -1,4 +1,4 @@
-#include "harness/report/error_counters.h"
+#include "harness/model/error_counters.h"
 
 namespace gpubench {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/json_at.h"
+#include "harness/model/json_at.h"
 
 namespace gpubench {
 

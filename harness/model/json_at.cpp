@@ -1,4 +1,4 @@
-#include "harness/report/json_at.h"
+#include "harness/model/json_at.h"
 
 #include <cerrno>
 #include <climits>

@@ -1,4 +1,4 @@
-#include "harness/report/number_rules.h"
+#include "harness/model/number_rules.h"
 
 #include <cmath>
 #include <cstdio>

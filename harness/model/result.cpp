@@ -1,4 +1,4 @@
-#include "harness/report/result.h"
+#include "harness/model/result.h"
 
 #include <stdexcept>
 

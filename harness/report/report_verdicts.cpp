@@ -1,10 +1,10 @@
-#include "harness/analysis/report_verdicts.h"
+#include "harness/report/report_verdicts.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "harness/analysis/judgeable.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

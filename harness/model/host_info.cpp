@@ -1,4 +1,4 @@
-#include "harness/report/host_info.h"
+#include "harness/model/host_info.h"
 
 #include <unistd.h>
 

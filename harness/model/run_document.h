@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/context.h"
-#include "harness/report/host_info.h"
-#include "harness/report/json_at.h"
-#include "harness/report/result.h"
+#include "harness/model/context.h"
+#include "harness/model/host_info.h"
+#include "harness/model/json_at.h"
+#include "harness/model/result.h"
 
 namespace gpubench {
 

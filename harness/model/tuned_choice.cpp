@@ -1,4 +1,4 @@
-#include "harness/report/tuned_choice.h"
+#include "harness/model/tuned_choice.h"
 
 #include <algorithm>
 

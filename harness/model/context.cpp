@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "harness/report/context.h"
-#include "harness/report/health.h"
-#include "harness/report/text_table.h"
+#include "harness/model/context.h"
+#include "harness/model/health.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {
