@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "harness/model/context.h"
+#include "harness/report/info_text.h"
 #include "harness/system/nvml.h"
 #include "harness/system/capture.h"
 #include "harness/system/gpu_probe.h"

@@ -7,6 +7,7 @@
 
 #include "harness/analysis/check.h"
 #include "harness/model/health.h"
+#include "harness/report/info_text.h"
 #include "tests/check_support.h"
 
 namespace gpubench {

@@ -11,6 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
 #include "harness/cli/run_command.h"
+#include "harness/report/info_text.h"
 #include "harness/model/context.h"
 #include "harness/model/exit_codes.h"
 #include "harness/model/host_info.h"

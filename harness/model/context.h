@@ -101,7 +101,4 @@ std::vector<std::string> throttle_reason_names(std::uint64_t mask);
 // Power or thermal slowdown: the reasons that make a figure unrepresentative.
 bool is_throttled(std::uint64_t mask);
 
-// `gpubench info`: context, link matrix and health, as text.
-std::string format_info(const Context& context);
-
 }  // namespace gpubench
