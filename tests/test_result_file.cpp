@@ -95,7 +95,7 @@ TEST(ResultFile, UnverifiedOkFiguresAreFailed) {
   b.last()["gpubench"]["verified"] = false;
   const ResultFile run = b.parse();
   const BenchmarkResult& r = *run.find(kTriad);
-  EXPECT_EQ(r.status, "failed");
+  EXPECT_EQ(r.status, Status::kFailed);
   EXPECT_NE(r.error.find("\"verified\" is false"), std::string::npos);
 }
 

@@ -145,6 +145,10 @@ class State {
   // implausible only above `factor` x the peak; `why` is noted. % of peak stays against the peak.
   void bound_by_peak_times(double factor, const std::string& why);
   void note(const std::string& key, nlohmann::json value);
+  // A metric that means nothing in this configuration (a bus bandwidth of one rank), and why.
+  void not_applicable(const std::string& metric, const std::string& why);
+  // The next slice of the family's time series (BenchResult::series).
+  void record_slice(TimeSlice slice);
 
   // ---- verification: every run must verify its output at least once ----
   void verify(bool ok, const std::string& what);

@@ -24,6 +24,15 @@ struct Metric {
   Summary summary() const { return values.empty() && recorded ? *recorded : summarize(values); }
 };
 
+// One slice of a family's time series over its benchmark (notes.series): when it ended, seconds
+// into the benchmark, its figures and what the telemetry read then.
+struct TimeSlice {
+  double t_s = 0;
+  std::map<std::string, double> values;  // e.g. "tflops", "sm_clock_mhz", "power_w", "temp_c"
+  std::optional<bool> throttled;         // unknown where no telemetry was read
+  std::vector<std::string> throttle_reasons;
+};
+
 enum class Status { kOk, kFailed, kSkipped, kTimeout, kInterrupted };
 const char* to_string(Status status);
 Status status_from_string(const std::string& text);
@@ -49,6 +58,10 @@ struct BenchResult {
   // benchmark's entry (to_json); the worker sends it beside the entry.
   std::vector<TelemetrySample> trace;
   nlohmann::json notes = nlohmann::json::object();  // what the benchmark wants recorded
+  // The metrics that mean nothing in this configuration, with why (notes.not_applicable): the
+  // table names them beside the primary metric, so that their absence reads as intended.
+  std::map<std::string, std::string> not_applicable;
+  std::vector<TimeSlice> series;  // notes.series, where the family records one
   // Where a family chooses among candidates (State::tune): what was chosen, the library
   // heuristic's own pick beside it, and each candidate's time; null where nothing was chosen.
   nlohmann::json choice = nullptr;

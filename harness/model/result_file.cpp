@@ -84,7 +84,7 @@ struct BenchmarkParts {
 // An ok repetition claims a verified figure; one that says otherwise is not a result.
 void fail_unverified(const BenchResult& r, BenchmarkResult& b) {
   if (b.ok() && r.status == Status::kOk && !r.verified) {
-    b.status = "failed";
+    b.status = Status::kFailed;
     b.error = "status ok but \"verified\" is false: the output was not checked";
   }
   if (r.peak) b.peak = r.peak;
@@ -97,7 +97,7 @@ void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
   b.repetition_indices.push_back(r.repetition_index);
   b.null_figures.insert(b.null_figures.end(), r.null_figures.begin(), r.null_figures.end());
   if (b.ok() && r.status != Status::kOk) {  // any bad repetition makes the benchmark bad
-    b.status = to_string(r.status);
+    b.status = r.status;
     b.error = r.error;
   }
   b.suite = r.suite;

@@ -31,7 +31,8 @@ struct MetricResult {
 };
 
 struct BenchmarkResult {
-  std::string name, suite, status = "ok", error, primary_metric;
+  std::string name, suite, error, primary_metric;
+  Status status = Status::kOk;  // the first of its repetitions' that is not ok, else ok
   std::string family;  // "suite/family", e.g. "memory/stream", whatever form the file used
   std::map<std::string, std::string> params;  // axis -> value as text (for matching)
   std::map<std::string, MetricResult> metrics;
@@ -44,7 +45,7 @@ struct BenchmarkResult {
   std::vector<std::string> null_figures;   // BenchResult::null_figures of its ok entries
   // What a tuned family chose (gpubench.choice): the distinct choices of its repetitions.
   std::vector<TunedChoice> choices;
-  bool ok() const { return status == "ok"; }
+  bool ok() const { return status == Status::kOk; }
 };
 
 // One reason why a run, or one benchmark of it, cannot be judged (harness/analysis/judgeable.h

@@ -106,6 +106,48 @@ double real_time_ns(const BenchResult& result) {
   return 0;
 }
 
+json notes_json(const BenchResult& result) {
+  json notes = result.notes;
+  if (!result.not_applicable.empty()) notes["not_applicable"] = result.not_applicable;
+  if (result.series.empty()) return notes;
+  json& series = notes["series"] = json::array();
+  for (const TimeSlice& slice : result.series) {
+    json entry = {{"t_s", slice.t_s}};
+    for (const auto& [key, value] : slice.values) entry[key] = value;
+    if (slice.throttled) {
+      entry["throttled"] = *slice.throttled;
+      entry["throttle_reasons"] = slice.throttle_reasons;
+    }
+    series.push_back(std::move(entry));
+  }
+  return notes;
+}
+
+// notes.series and notes.not_applicable into their fields; the rest of the notes as they are.
+void read_notes(const JsonAt& notes, BenchResult& r) {
+  notes.members();  // an object, or fail
+  r.notes = notes.get();
+  if (auto absent = notes.find("not_applicable")) {
+    for (const auto& [metric, why] : absent->members()) r.not_applicable[metric] = why.str();
+    r.notes.erase("not_applicable");
+  }
+  if (auto series = notes.find("series")) {
+    for (const JsonAt& entry : series->items()) {
+      TimeSlice slice;
+      slice.t_s = entry.at("t_s").num();
+      for (const auto& [key, value] : entry.members()) {
+        if (key == "t_s" || value.get().is_null()) continue;  // null: a figure that was not finite
+        if (key == "throttled") slice.throttled = value.boolean();
+        else if (key == "throttle_reasons")
+          for (const JsonAt& reason : value.items()) slice.throttle_reasons.push_back(reason.str());
+        else slice.values[key] = value.num();
+      }
+      r.series.push_back(std::move(slice));
+    }
+    r.notes.erase("series");
+  }
+}
+
 json to_json(const BenchResult& result) {
   FiniteNumbers finite;
   json metrics = json::object();
@@ -117,7 +159,7 @@ json to_json(const BenchResult& result) {
       {"pct_of_peak", finite.optional(result.pct_of_peak(), "pct_of_peak")},
       {"peak", finite.optional(result.peak, "peak")},
       {"peak_source", result.peak_source}, {"ops_per_sample", result.ops_per_sample},
-      {"telemetry", result.telemetry}, {"notes", result.notes}};
+      {"telemetry", result.telemetry}, {"notes", notes_json(result)}};
   if (!result.choice.is_null()) gpubench["choice"] = result.choice;
   if (result.plausibility_factor > 1) gpubench["plausibility_factor"] = result.plausibility_factor;
 
@@ -195,7 +237,7 @@ BenchResult read_bench_result(const JsonAt& entry) {
       for (const JsonAt& reason : reasons->items()) reason.str();
     r.telemetry = telemetry->get();
   }
-  if (auto notes = g.find("notes")) r.notes = notes->get();
+  if (auto notes = g.find("notes")) read_notes(*notes, r);
   if (auto choice = g.find("choice")) {
     choice->members();  // an object, or fail
     r.choice = choice->get();

@@ -205,18 +205,15 @@ void trace_series(const RunDocument* document, const TraceRule& rule, bool base_
   const std::string& quantity = rule.quantity;
   for (const BenchResult& r : document->results) {
     if (r.status != Status::kOk || !in_family(r.suite, r.family, rule.family)) continue;
-    const auto series = r.notes.find("series");
-    if (series == r.notes.end() || !series->is_array()) continue;
     ChartSeries s;
     s.label = r.params.value("gpu", std::string("gpu")) +
               (r.repetitions > 1 ? ", repetition " + std::to_string(r.repetition_index + 1) : "");
     s.colour = colours.try_emplace(s.label, static_cast<int>(colours.size())).first->second;
     s.base_run = base_run;
     if (base_run) s.label += " (base)";
-    for (const auto& slice : *series)
-      if (slice.is_object() && slice.contains("t_s") && slice["t_s"].is_number() && slice.contains(quantity) &&
-          slice[quantity].is_number())
-        s.points.push_back({slice["t_s"].get<double>(), slice[quantity].get<double>(), r.name, "", PointMark::kMeasured});
+    for (const TimeSlice& slice : r.series)
+      if (const auto value = slice.values.find(quantity); value != slice.values.end())
+        s.points.push_back({slice.t_s, value->second, r.name, "", PointMark::kMeasured});
     if (!s.points.empty()) chart.series.push_back(std::move(s));
   }
 }
