@@ -10,7 +10,7 @@
 
 #include "fuzz/fuzz_input.h"
 #include "harness/analysis/compare.h"
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpubench;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench::fuzz {
 

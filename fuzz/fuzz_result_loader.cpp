@@ -11,7 +11,7 @@
 #include "harness/analysis/compare.h"
 #include "harness/analysis/fleet.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpubench;

@@ -10,7 +10,7 @@
 
 #include "harness/analysis/history_changes.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 namespace gpubench::testing {
 

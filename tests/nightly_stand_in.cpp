@@ -15,9 +15,9 @@
 
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
-#include "harness/report/exit_codes.h"
-#include "harness/report/result_file.h"
-#include "harness/report/run_document.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/result_file.h"
+#include "harness/model/run_document.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/report/reporter.h"
-#include "harness/report/run_document.h"
+#include "harness/model/run_document.h"
 #include "tests/test_support.h"
 
 namespace gpubench::testing {

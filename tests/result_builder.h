@@ -12,8 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "harness/report/exit_codes.h"
-#include "harness/report/result_file.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/result_file.h"
 
 namespace gpubench::testing {
 

@@ -242,7 +242,6 @@ TEST(ChartData, OneSmallChartPerParameterSliceWithAFewSeries) {
 std::vector<const CurveRule*> every_curve_rule() {
   std::vector<const CurveRule*> out;
   for (const CurveRule& r : curve_rules()) out.push_back(&r);
-  for (const CurveRule& r : collective_rules()) out.push_back(&r);
   return out;
 }
 
@@ -250,8 +249,9 @@ std::string suite_sources(const std::string& family) {
   std::string text;
   const std::string dir = std::string(GPUBENCH_SOURCE_DIR) + "/benches/" + family.substr(0, family.find('/'));
   if (!std::filesystem::is_directory(dir)) return text;
+  // suite.cpp, the declaration that holds the rules, quotes every name: the families' files must.
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.is_regular_file()) text += testing::read_file(entry.path().string());
+    if (entry.is_regular_file() && entry.path().filename() != "suite.cpp") text += testing::read_file(entry.path().string());
   // The metrics State derives for every family (bandwidth_gbps, tflops).
   return text + testing::read_file(std::string(GPUBENCH_SOURCE_DIR) + "/harness/core/state.cpp");
 }
@@ -280,6 +280,12 @@ TEST(ChartRules, NameFamiliesAxesAndMetricsThatTheSuitesDeclare) {
     for (const std::string& name : {rule.metric, rule.category, rule.series_param})
       if (!name.empty()) expect_quoted(sources, name, rule.id);
   }
+  for (const TraceRule& rule : trace_rules()) {
+    const std::string sources = suite_sources(rule.family);
+    EXPECT_TRUE(registers(sources, rule.family)) << rule.id;
+    expect_quoted(sources, rule.quantity, rule.id);
+  }
+  EXPECT_FALSE(curve_rules().empty() || bar_rules().empty() || trace_rules().empty()) << "no suite declaration linked";
 }
 
 #if GPUBENCH_HAVE_CUDA
@@ -303,8 +309,34 @@ TEST(ChartRules, NameFamiliesAndAxesOfTheRegistry) {
     for (const std::string& axis : {rule.category, rule.series_param})
       if (!axis.empty()) EXPECT_TRUE(has_axis(*family, axis)) << rule.id << ": " << axis;
   }
+  for (const TraceRule& rule : trace_rules()) EXPECT_NE(find_family(rule.family), nullptr) << rule.id;
+}
+
+// Every suite with families declares itself (benches/<suite>/suite.cpp), and every declaration
+// is of a suite whose families this build has or leaves out for a missing library.
+TEST(SuiteDeclarations, ComeWithTheSuitesOfTheRegistry) {
+  const std::vector<std::string> declared = declared_suite_names();
+  for (const std::string& suite : known_suites())
+    EXPECT_NE(std::find(declared.begin(), declared.end(), suite), declared.end()) << suite;
+  for (const SuiteDeclaration& suite : declared_suites())
+    for (const auto& family : registered_families())
+      if (family->suite() == suite.name) EXPECT_EQ(family->is_hidden(), suite.hidden) << family->name();
 }
 #endif
+
+// A declaration per suite folder, in rank order, the hidden selftest left out of what `all` runs.
+TEST(SuiteDeclarations, OnePerSuiteFolderInRankOrder) {
+  std::vector<std::string> folders;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(GPUBENCH_SOURCE_DIR) + "/benches"))
+    if (std::filesystem::exists(entry.path() / "suite.cpp")) folders.push_back(entry.path().filename().string());
+  std::vector<std::string> declared = declared_suite_names();
+  EXPECT_EQ(declared, (std::vector<std::string>{"memory", "transfer", "launch", "gemm", "conv", "attention", "collective",
+                                                "selftest"}));
+  std::sort(declared.begin(), declared.end());
+  std::sort(folders.begin(), folders.end());
+  EXPECT_EQ(declared, folders);
+  EXPECT_EQ(report_suite_order().back(), "collective");
+}
 
 TEST(ChartData, ChartsComeSuiteBySuite) {
   const ChartRunFixture run(testing::small_run().doc(), "run.json");

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "harness/run/config.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/core/family.h"
 #include "tests/test_support.h"
 

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "harness/report/config_files.h"
+#include "harness/model/config_files.h"
 #include "tests/test_support.h"
 
 namespace gpubench {

@@ -4,7 +4,8 @@
 
 #include <cstdlib>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
+#include "harness/report/info_text.h"
 #include "harness/system/nvml.h"
 #include "harness/system/capture.h"
 #include "harness/system/gpu_probe.h"

@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "harness/report/config_files.h"
-#include "harness/report/json_at.h"
+#include "harness/model/config_files.h"
+#include "harness/model/json_at.h"
 #include "harness/system/peaks.h"
 #include "test_support.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/cli/run_command.h"
 
 namespace gpubench {

@@ -1,10 +1,10 @@
-// Error counters (harness/report/error_counters.h) and the health rules over their deltas
+// Error counters (harness/model/error_counters.h) and the health rules over their deltas
 // (health.h counter_health), as `check` applies them with the baseline's counter limits.
 #include <gtest/gtest.h>
 
 #include "harness/analysis/check.h"
-#include "harness/report/error_counters.h"
-#include "harness/report/health.h"
+#include "harness/model/error_counters.h"
+#include "harness/model/health.h"
 #include "tests/check_support.h"
 
 namespace gpubench {

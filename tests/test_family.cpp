@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/core/family.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench {
 namespace {

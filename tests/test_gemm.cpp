@@ -7,7 +7,7 @@
 #include "benches/gemm/gemm_types.h"
 #include "benches/gemm/shapes.h"
 #include "harness/core/family.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/system/library.h"
 
 namespace gpubench::gemm {

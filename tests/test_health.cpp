@@ -6,7 +6,8 @@
 #include <algorithm>
 
 #include "harness/analysis/check.h"
-#include "harness/report/health.h"
+#include "harness/model/health.h"
+#include "harness/report/info_text.h"
 #include "tests/check_support.h"
 
 namespace gpubench {

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "harness/report/run_document.h"
+#include "harness/model/run_document.h"
 #include "tests/cli_support.h"
 #include "tests/history_support.h"
 

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "harness/report/host_info.h"
+#include "harness/model/host_info.h"
 #include "tests/test_support.h"
 
 namespace gpubench {

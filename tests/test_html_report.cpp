@@ -1,5 +1,5 @@
 // The HTML report (harness/report/html_report.h) and the verdict tables it shows
-// (harness/analysis/report_verdicts.h). The page of a small fixed run is compared byte for byte
+// (harness/report/report_verdicts.h). The page of a small fixed run is compared byte for byte
 // with tests/golden/report.html; GPUBENCH_UPDATE_GOLDEN=1 rewrites it (then review the diff,
 // and look at it in a browser).
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "harness/analysis/report_verdicts.h"
+#include "harness/report/report_verdicts.h"
 #include "harness/report/html_report.h"
 #include "tests/chart_fixtures.h"
 #include "tests/test_support.h"

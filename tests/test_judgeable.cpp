@@ -8,7 +8,7 @@
 #include "harness/analysis/check.h"
 #include "harness/analysis/fleet.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/analysis/report_verdicts.h"
+#include "harness/report/report_verdicts.h"
 #include "tests/check_support.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
@@ -84,7 +84,7 @@ TEST(Judgeable, ANullOrNonFiniteSampleFailsItsBenchmark) {
   metric_of(b, 0, "bandwidth_gbps")["values"][3] = nullptr;
   const ResultFile run = judged(b, "nightly.json");
   const BenchmarkResult& triad = *run.find(kTriad);
-  EXPECT_EQ(triad.status, "failed");
+  EXPECT_EQ(triad.status, Status::kFailed);
   EXPECT_EQ(triad.error, "metric bandwidth_gbps: 1 of 10 samples is null or not finite");
   EXPECT_EQ(reasons_of(run), std::vector<std::string>{"nightly.json: " + std::string(kTriad) +
                                                       ": cannot be judged: metric bandwidth_gbps: 1 of 10 "
@@ -140,9 +140,9 @@ TEST(Judgeable, ImpossibleFiguresFailTheirBenchmark) {
   b.last()["gpubench"]["peak"] = 60.0;
   b.last()["gpubench"]["plausibility_factor"] = 9.0;
   const ResultFile r = judged(b);
-  EXPECT_EQ(r.find(kTriad)->status, "failed");
+  EXPECT_EQ(r.find(kTriad)->status, Status::kFailed);
   EXPECT_EQ(r.find(kTriad)->error, "exceeds the physical peak (5778 % of 63): the measurement is wrong");
-  EXPECT_EQ(r.find("transfer/peer/src:gpu0/dst:gpu1")->status, "failed");
+  EXPECT_EQ(r.find("transfer/peer/src:gpu0/dst:gpu1")->status, Status::kFailed);
   EXPECT_TRUE(r.find("memory/stream/op:copy")->ok());
   EXPECT_TRUE(r.find("launch/empty")->ok());
   EXPECT_TRUE(r.find(winograd)->ok());
@@ -168,7 +168,7 @@ TEST(Judgeable, ABenchmarkOnAGpuTheContextDoesNotListFails) {
   const ResultFile run = judged(b);
   EXPECT_TRUE(run.find("memory/stream/op:triad/gpu:gpu1")->ok());
   EXPECT_EQ(run.find("transfer/peer/src:gpu0/dst:gpu3")->error, "names gpu3, which the run's context does not list");
-  EXPECT_EQ(run.find("transfer/peer/src:gpu0/dst:gpu5")->status, "skipped");
+  EXPECT_EQ(run.find("transfer/peer/src:gpu0/dst:gpu5")->status, Status::kSkipped);
   EXPECT_EQ(run.unjudgeable.size(), 1u);
 }
 

@@ -9,7 +9,7 @@
 
 #include "harness/cli/run_command.h"
 #include "harness/core/family.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "tests/test_support.h"
 
 namespace gpubench {

@@ -2,7 +2,7 @@
 // node totals and the concurrent-to-solo ratio.
 #include <gtest/gtest.h>
 
-#include "harness/report/node_figures.h"
+#include "harness/model/node_figures.h"
 
 namespace gpubench {
 namespace {

@@ -9,10 +9,10 @@
 #include <thread>
 
 #include "harness/core/node_barrier.h"
-#include "harness/report/node_figures.h"
+#include "harness/model/node_figures.h"
 #include "harness/run/node_accounting.h"
 #include "harness/run/node_plan.h"
-#include "harness/run/node_runner.h"
+#include "harness/run/runner.h"
 #include "harness/run/runner.h"
 
 namespace gpubench {

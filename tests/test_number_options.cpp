@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "harness/report/number_rules.h"
+#include "harness/model/number_rules.h"
 #include "tests/cli_support.h"
 
 namespace gpubench {

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 #include "harness/system/pcie_path.h"
 #include "tests/test_support.h"
 

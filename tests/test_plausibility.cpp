@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "harness/report/plausibility.h"
+#include "harness/model/plausibility.h"
 
 namespace gpubench {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "harness/analysis/check.h"
-#include "harness/report/prometheus.h"
+#include "harness/model/prometheus.h"
 #include "tests/report_fixtures.h"
 
 namespace gpubench {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/report/report.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 #include "tests/report_fixtures.h"
 #include "tests/test_support.h"
 
@@ -174,7 +174,7 @@ TEST(Render, TableNamesAMetricThatDoesNotApplyWithWhy) {
   BenchResult one_rank = ok_result("collective/all_reduce/bytes:1024", 2000);
   one_rank.primary_metric = "algbw_gbps";
   one_rank.metrics["algbw_gbps"] = one_rank.metrics.at("bandwidth_gbps");
-  one_rank.notes["not_applicable"] = {{"busbw_gbps", "1 rank"}};
+  one_rank.not_applicable = {{"busbw_gbps", "1 rank"}};
   const std::string text = render(document_of(one_gpu_context(), {one_rank}, "x"), Format::kTable);
   EXPECT_TRUE(contains(text, "algbw_gbps (busbw_gbps n/a: 1 rank)")) << text;
   EXPECT_FALSE(contains(text, " 0 GB/s")) << text;

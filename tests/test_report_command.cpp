@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 #include "harness/report/svg_chart.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
 

@@ -6,7 +6,7 @@
 
 #include "harness/core/family.h"
 #include "harness/core/resource.h"
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 #include "harness/system/library.h"
 #include "tests/test_support.h"
 

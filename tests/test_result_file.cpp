@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
 
@@ -95,7 +95,7 @@ TEST(ResultFile, UnverifiedOkFiguresAreFailed) {
   b.last()["gpubench"]["verified"] = false;
   const ResultFile run = b.parse();
   const BenchmarkResult& r = *run.find(kTriad);
-  EXPECT_EQ(r.status, "failed");
+  EXPECT_EQ(r.status, Status::kFailed);
   EXPECT_NE(r.error.find("\"verified\" is false"), std::string::npos);
 }
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/report/result.h"
+#include "harness/model/result.h"
 
 namespace gpubench {
 namespace {

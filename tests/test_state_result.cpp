@@ -10,7 +10,7 @@
 
 #include "harness/core/cuda_check.h"
 #include "harness/core/state.h"
-#include "harness/report/result.h"
+#include "harness/model/result.h"
 #include "harness/run/runner.h"
 
 namespace gpubench {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 namespace gpubench {
 namespace {

@@ -2,7 +2,7 @@
 // Helpers shared by the tests: run the gpubench binary, temporary files, GPU presence.
 #include <string>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 
 namespace gpubench::testing {
 

@@ -1,9 +1,9 @@
-// Telemetry as data (harness/report/telemetry.h): throughput from cumulative counters, the
+// Telemetry as data (harness/model/telemetry.h): throughput from cumulative counters, the
 // per-benchmark summary and its reasons, the trace CSV, and the samples' JSON round trip.
 #include <gtest/gtest.h>
 
-#include "harness/report/result.h"
-#include "harness/report/telemetry.h"
+#include "harness/model/result.h"
+#include "harness/model/telemetry.h"
 
 namespace gpubench {
 namespace {

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <set>
 
-#include "harness/report/config_files.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/config_files.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench::attention {
 namespace {

@@ -24,7 +24,7 @@ struct ModelPreset {
 
 std::vector<ModelPreset> parse_presets(const nlohmann::json& document, const std::string& source);
 std::vector<ModelPreset> load_presets(const std::string& path);
-// configs/attention_shapes.json of the shipped configs (harness/report/config_files.h), loaded
+// configs/attention_shapes.json of the shipped configs (harness/model/config_files.h), loaded
 // once; throws UsageError (exit 2) naming the file and the entry at fault.
 const std::vector<ModelPreset>& installed_presets();
 const ModelPreset& installed_preset(const std::string& name);  // std::invalid_argument if absent

@@ -65,11 +65,8 @@ void run_case(State& s, Kind kind) {
   if (moves) s.declare_metric("algbw_gbps", "GB/s", true);
   if (bus) s.declare_metric("busbw_gbps", "GB/s", true);
   s.set_primary_metric(bus ? "busbw_gbps" : moves ? "algbw_gbps" : "time_us");
-  if (!moves)
-    s.note("not_applicable",
-           {{"algbw_gbps", kNoDataMovedReason}, {"busbw_gbps", bus_bandwidth_absent_reason(kind, ranks)}});
-  else if (!bus)
-    s.note("not_applicable", {{"busbw_gbps", bus_bandwidth_absent_reason(kind, ranks)}});
+  if (!moves) s.not_applicable("algbw_gbps", kNoDataMovedReason);
+  if (!bus) s.not_applicable("busbw_gbps", bus_bandwidth_absent_reason(kind, ranks));
   if (moves && ranks == 1) set_one_rank_peak(s);
   s.note("ranks", ranks);
   s.note("bytes_moved", moves ? c.counts.bytes : 0);

@@ -1,7 +1,7 @@
 #include "benches/conv/conv_axes.h"
 
 #include "benches/conv/layer_sets.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench::conv {
 namespace {

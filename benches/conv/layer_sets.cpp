@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "harness/report/config_files.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/config_files.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench::conv {
 namespace {

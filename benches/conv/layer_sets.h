@@ -8,7 +8,7 @@
 
 namespace gpubench::conv {
 
-// conv_layers/ of the shipped configs (harness/report/config_files.h: $GPUBENCH_CONFIG_DIR,
+// conv_layers/ of the shipped configs (harness/model/config_files.h: $GPUBENCH_CONFIG_DIR,
 // beside the executable, the source tree); a user's set is one more JSON file there.
 std::string layer_set_directory();
 // Every *.json of `directory`, sorted by name. Throws LayerSetError for a bad file.

@@ -1,10 +1,9 @@
 #include "benches/gemm/gemm_case.h"
 
-#include <cstdio>
-
 #include "harness/core/family.h"
 
 #include "harness/core/cuda_check.h"
+#include "harness/core/number_text.h"
 #include "kernels/random_fill.cuh"
 
 namespace gpubench::gemm {
@@ -231,8 +230,7 @@ Family& gemm_family(const std::string& name, const std::string& description, Sha
 std::string precision_description() {
   std::string text;
   for (const auto& p : precisions()) {
-    char tolerance[32];
-    std::snprintf(tolerance, sizeof tolerance, "%g", p.tolerance);
+    const std::string tolerance = gpubench::significant_text(p.tolerance, 6);
     text += (text.empty() ? "" : "; ") + p.name + ": A " + element_name(p.a) + ", B " + element_name(p.b) + ", D " +
             element_name(p.d) + ", " + p.compute + (p.scaled ? ", per-tensor scales" : "") + ", tolerance " + tolerance;
   }

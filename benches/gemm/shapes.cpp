@@ -6,8 +6,8 @@
 #include <iterator>
 #include <set>
 
-#include "harness/report/config_files.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/config_files.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench::gemm {
 namespace {

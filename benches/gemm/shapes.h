@@ -54,7 +54,7 @@ class ShapeCatalog {
 ShapeCatalog parse_shapes(const nlohmann::json& document, const std::string& source);
 ShapeCatalog load_shapes(const std::string& path);
 // GPUBENCH_GEMM_SHAPES when set, else gemm_shapes.json on the search path of shipped configs
-// (harness/report/config_files.h: GPUBENCH_CONFIG_DIR, beside the executable, the source tree).
+// (harness/model/config_files.h: GPUBENCH_CONFIG_DIR, beside the executable, the source tree).
 std::string shapes_path();
 // The catalog of shapes_path(), loaded once per process.
 const ShapeCatalog& shape_catalog();

@@ -23,17 +23,19 @@ constexpr double kMaxSliceS = 1.0;
 
 // A slice's figure and the telemetry the harness's sampler read at its end (none where the run
 // samples no telemetry).
-nlohmann::json slice_of_load(gpubench::State& s, double at_s, double tflops) {
-  nlohmann::json entry = {{"t_s", at_s}, {"tflops", tflops}};
+gpubench::TimeSlice slice_of_load(gpubench::State& s, double at_s, double tflops) {
+  gpubench::TimeSlice slice;
+  slice.t_s = at_s;
+  slice.values["tflops"] = tflops;
   const std::optional<gpubench::TelemetryReading> t = s.telemetry_now();
-  if (!t) return entry;
+  if (!t) return slice;
   for (const auto& [key, value] : {std::pair{"sm_clock_mhz", t->sm_clock_mhz}, {"power_w", t->power_w}, {"temp_c", t->temp_c}})
-    if (value) entry[key] = *value;
+    if (value) slice.values[key] = *value;
   if (t->clock_event_reasons) {
-    entry["throttle_reasons"] = gpubench::throttle_reason_names(*t->clock_event_reasons);
-    entry["throttled"] = gpubench::is_throttled(*t->clock_event_reasons);
+    slice.throttle_reasons = gpubench::throttle_reason_names(*t->clock_event_reasons);
+    slice.throttled = gpubench::is_throttled(*t->clock_event_reasons);
   }
-  return entry;
+  return slice;
 }
 
 void run_sustained(gpubench::State& s) {
@@ -51,7 +53,6 @@ void run_sustained(gpubench::State& s) {
   s.set_primary_metric("tflops");
   gpubench::gemm::set_tflops_peak(s, *spec.precision);
   s.declare_metric("sustained_ratio", "ratio", true);
-  nlohmann::json series = nlohmann::json::array();
   double first_window_tflops = 0, last_ratio = 0;
   int throttled_seconds = 0;
   gpubench::BatchRule window;
@@ -71,8 +72,9 @@ void run_sustained(gpubench::State& s) {
             for (int i = 0; i < in_slice; ++i) gemm.run(0, stream);
           });
           elapsed += t;
-          series.push_back(slice_of_load(s, gpubench::host_now_s() - start, in_slice * flops / t / 1e12));
-          throttled_seconds += series.back().value("throttled", false) ? 1 : 0;
+          gpubench::TimeSlice reading = slice_of_load(s, gpubench::host_now_s() - start, in_slice * flops / t / 1e12);
+          throttled_seconds += reading.throttled.value_or(false) ? 1 : 0;
+          s.record_slice(std::move(reading));
         }
         const double tflops = gemms * flops / elapsed / 1e12;
         if (first_window_tflops == 0) first_window_tflops = tflops;
@@ -81,7 +83,6 @@ void run_sustained(gpubench::State& s) {
         return elapsed;
       },
       window);
-  s.note("series", series);
   s.note("sustained_ratio_last", last_ratio);
   s.note("throttled_slices", throttled_seconds);
   s.note("window_s", window_s);

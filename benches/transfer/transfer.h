@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 #include "harness/core/family.h"
 
 namespace gpubench::transfer {

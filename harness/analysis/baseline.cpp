@@ -8,9 +8,9 @@
 #include <set>
 
 #include "harness/analysis/gpu_names.h"
-#include "harness/report/number_rules.h"
-#include "harness/report/stats.h"
-#include "harness/report/text_table.h"
+#include "harness/model/number_rules.h"
+#include "harness/model/stats.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 

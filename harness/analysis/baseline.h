@@ -10,7 +10,7 @@
 
 #include "harness/analysis/compare.h"
 #include "harness/analysis/health_policy.h"
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 namespace gpubench {
 

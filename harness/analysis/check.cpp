@@ -11,7 +11,7 @@
 #include "harness/analysis/check_health.h"
 #include "harness/analysis/gpu_names.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 
@@ -71,7 +71,7 @@ CheckLine evaluate(const Baseline& baseline, const Target& t) {
   line.metric = t.metric;
   if (!b.ok()) {
     line.result = LineResult::kError;
-    line.note = b.status + (b.error.empty() ? "" : ": " + b.error);
+    line.note = to_string(b.status) + (b.error.empty() ? "" : ": " + b.error);
     return line;
   }
   auto it = b.metrics.find(t.metric);
@@ -128,13 +128,13 @@ CheckLine missing_line(const Expectation& e, const std::string& subject) {
 void unbounded_failure_lines(const ResultFile& run, const std::set<std::string>& checked,
                              std::vector<CheckLine>& lines) {
   for (const BenchmarkResult& b : run.benchmarks) {
-    if (b.ok() || b.status == "skipped" || checked.count(b.name)) continue;
+    if (b.ok() || b.status == Status::kSkipped || checked.count(b.name)) continue;
     CheckLine line;
     line.subject = line.benchmark = b.name;
     line.metric = b.primary_metric.empty() ? "-" : b.primary_metric;
     line.expected = "ok (no bound in the baseline)";
     line.result = LineResult::kError;
-    line.note = b.status + ": " + b.error;
+    line.note = to_string(b.status) + std::string(": ") + b.error;
     lines.push_back(std::move(line));
   }
 }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness/analysis/baseline.h"
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 namespace gpubench {
 
@@ -87,7 +87,7 @@ CheckReport check_with_retries(const Baseline& baseline, ResultFile run, const C
 std::vector<std::string> suites_for(const Baseline& baseline);
 
 std::string render_check(const CheckReport& report, const std::string& format);
-// The node-exporter textfile format (harness/report/prometheus.h): gpubench_check_ok (the exit
+// The node-exporter textfile format (harness/model/prometheus.h): gpubench_check_ok (the exit
 // verdict), gpubench_check_lines by result, and per line its result, value and margin.
 std::string check_prometheus(const CheckReport& report);
 

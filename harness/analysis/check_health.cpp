@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "harness/report/health.h"
+#include "harness/model/health.h"
 
 namespace gpubench {
 namespace {

@@ -1,7 +1,7 @@
 // A check report as Prometheus gauges: the verdict, the count of lines per result, and each
 // line's result with its figure and margin, for alerting on a node that stopped passing.
 #include "harness/analysis/check.h"
-#include "harness/report/prometheus.h"
+#include "harness/model/prometheus.h"
 
 namespace gpubench {
 

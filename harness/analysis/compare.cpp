@@ -8,7 +8,7 @@
 
 #include "harness/analysis/judgeable.h"
 #include "harness/analysis/mann_whitney.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 const char* to_string(Verdict verdict) {
@@ -177,14 +177,14 @@ MetricComparison benchmark_row(const BenchmarkResult& b, Verdict verdict, std::s
   MetricComparison row;
   row.benchmark = b.name;
   row.metric = b.primary_metric.empty() ? "-" : b.primary_metric;
-  row.status = b.status;
+  row.status = to_string(b.status);
   row.verdict = verdict;
   row.note = std::move(note);
   return row;
 }
 
 std::string status_note(const char* side, const BenchmarkResult& b) {
-  return std::string(side) + " " + b.status + (b.error.empty() ? "" : ": " + b.error);
+  return std::string(side) + " " + to_string(b.status) + (b.error.empty() ? "" : ": " + b.error);
 }
 
 // time_us is the per-operation time that the primary metric (bandwidth, flops, latency) is
@@ -199,7 +199,7 @@ void compare_pair(const BenchmarkResult& b, const BenchmarkResult& n,
   const std::size_t first = rows.size();
   if (!n.ok()) {
     // Skipped on both sides is how it was (e.g. a collective on a one-GPU node), not a failure.
-    const bool both_skipped = b.status == "skipped" && n.status == "skipped";
+    const bool both_skipped = b.status == Status::kSkipped && n.status == Status::kSkipped;
     rows.push_back(benchmark_row(n, both_skipped ? Verdict::kSame : Verdict::kNotOk,
                                  status_note("new", n)));
   } else if (!b.ok()) {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/analysis/tolerances.h"
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 namespace gpubench {
 

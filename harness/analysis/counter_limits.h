@@ -2,8 +2,8 @@
 // The baseline's health.counter_limits: what one suite may add to a GPU's error counters.
 #include <nlohmann/json.hpp>
 
-#include "harness/report/health.h"
-#include "harness/report/json_at.h"
+#include "harness/model/health.h"
+#include "harness/model/json_at.h"
 
 namespace gpubench {
 

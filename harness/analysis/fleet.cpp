@@ -5,8 +5,8 @@
 #include <map>
 
 #include "harness/analysis/judgeable.h"
-#include "harness/report/stats.h"
-#include "harness/report/text_table.h"
+#include "harness/model/stats.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 
@@ -76,7 +76,7 @@ FleetReport compare_fleet(const std::vector<ResultFile>& runs, const FleetOption
   for (const std::string& name : names) {
     const auto column = column_of(runs, name);
     const bool all_skipped = std::all_of(column.begin(), column.end(), [](const auto* b) {
-      return b && b->status == "skipped";
+      return b && b->status == Status::kSkipped;
     });
     // The primary metric and its direction from the first run that measured it.
     const BenchmarkResult* any = nullptr;
@@ -106,7 +106,7 @@ FleetReport compare_fleet(const std::vector<ResultFile>& runs, const FleetOption
         cell.flag = FleetFlag::kMissing;
       } else if (!b->ok()) {
         cell.flag = all_skipped ? FleetFlag::kOk : FleetFlag::kNotOk;
-        cell.note = b->status + (b->error.empty() ? "" : ": " + b->error);
+        cell.note = to_string(b->status) + (b->error.empty() ? "" : ": " + b->error);
       } else if (auto it = b->metrics.find(row.metric); it != b->metrics.end()) {
         cell.value = it->second.median;
       } else {

@@ -1,5 +1,5 @@
 #pragma once
-// A baseline's "health" section: what the finding of each health rule (harness/report/health.h)
+// A baseline's "health" section: what the finding of each health rule (harness/model/health.h)
 // counts as, the error-counter limits, and which checks the baseline names, and so asks for the
 // fields of. The format is in docs/results.md ("Baseline files").
 #include <set>
@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/health.h"
-#include "harness/report/json_at.h"
-#include "harness/report/result_file.h"
+#include "harness/model/health.h"
+#include "harness/model/json_at.h"
+#include "harness/model/result_file.h"
 
 namespace gpubench {
 

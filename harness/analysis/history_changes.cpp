@@ -6,7 +6,7 @@
 #include <random>
 
 #include "harness/analysis/compare.h"
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 namespace gpubench {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench {
 

@@ -10,7 +10,7 @@
 #include "harness/analysis/gpu_names.h"
 #include "harness/analysis/history_sqlite.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/report/health.h"
+#include "harness/model/health.h"
 
 namespace gpubench {
 namespace {

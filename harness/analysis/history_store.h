@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 namespace gpubench {
 

@@ -6,8 +6,8 @@
 
 #include "harness/analysis/compare.h"
 #include "harness/analysis/gpu_names.h"
-#include "harness/report/plausibility.h"
-#include "harness/report/text_table.h"
+#include "harness/model/plausibility.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {
@@ -72,7 +72,7 @@ std::vector<std::string> benchmark_reasons(const BenchmarkResult& b, const std::
     if (count > 1)
       out.push_back("repetition_index " + std::to_string(index) + " appears " + std::to_string(count) +
                     " times: a duplicated entry, not a repetition");
-  if (b.status != "skipped") {  // a skipped benchmark measured nothing on any GPU
+  if (b.status != Status::kSkipped) {  // a skipped benchmark measured nothing on any GPU
     std::vector<int> named;
     generalise_gpu_name(b.name, &named);
     for (int gpu : std::set<int>(named.begin(), named.end()))
@@ -114,7 +114,7 @@ const std::vector<UnjudgeableReason>& judge_run(ResultFile& run) {
       joined += (joined.empty() ? "" : "; ") + reason;
     }
     if (b.ok()) {
-      b.status = "failed";
+      b.status = Status::kFailed;
       b.error = joined;
     } else {
       b.error += (b.error.empty() ? "" : "; ") + joined;

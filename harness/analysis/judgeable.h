@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/result_file.h"
-#include "harness/report/run_document.h"
+#include "harness/model/result_file.h"
+#include "harness/model/run_document.h"
 
 namespace gpubench {
 

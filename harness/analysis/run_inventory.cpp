@@ -10,7 +10,7 @@ void add_holdings(Holdings& h, const BenchmarkResult& b) {
   for (std::size_t i = 2; i < parts.size(); ++i)
     if (const std::size_t colon = parts[i].find(':'); colon != std::string::npos) h.axes.insert(parts[i].substr(0, colon));
   if (!b.ok()) {
-    h.broken = h.broken || b.status != "skipped";
+    h.broken = h.broken || b.status != Status::kSkipped;
     return;
   }
   h.measured = true;

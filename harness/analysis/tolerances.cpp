@@ -9,7 +9,7 @@
 #include "harness/analysis/baseline.h"
 #include "harness/analysis/gpu_names.h"
 #include "harness/analysis/run_inventory.h"
-#include "harness/report/config_files.h"
+#include "harness/model/config_files.h"
 
 namespace gpubench {
 namespace {

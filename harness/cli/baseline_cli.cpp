@@ -7,7 +7,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
 #include "harness/cli/output.h"
-#include "harness/report/number_rules.h"
+#include "harness/model/number_rules.h"
 #include "harness/report/report.h"
 
 namespace gpubench {

@@ -8,10 +8,10 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
 #include "harness/cli/output.h"
-#include "harness/report/config_files.h"
-#include "harness/report/number_rules.h"
+#include "harness/model/config_files.h"
+#include "harness/model/number_rules.h"
 #include "harness/report/reporter.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

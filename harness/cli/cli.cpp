@@ -7,11 +7,18 @@
 #include "gpubench_git_commit.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
-#include "harness/report/exit_codes.h"
-#include "harness/report/text_table.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/suite.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {
+
+std::string suite_list() {
+  std::string text;
+  for (const std::string& suite : declared_suite_names(false)) text += (text.empty() ? "" : ", ") + suite;
+  return text;
+}
 
 std::string join_command_line(int argc, char** argv) {
   std::string line;
@@ -20,7 +27,7 @@ std::string join_command_line(int argc, char** argv) {
 }
 
 int run_command_line(int argc, char** argv) {
-  CLI::App app{"gpubench: GPU node benchmarks (transfer, memory, launch, gemm, conv, attention, collective)"};
+  CLI::App app{"gpubench: GPU node benchmarks (" + suite_list() + ")"};
   app.set_version_flag("--version", std::string("gpubench ") + GPUBENCH_VERSION + " (" + GPUBENCH_GIT_COMMIT + ")");
   const auto front_end = add_run_front_end(app);
   int subcommand_exit = kExitOk;

@@ -11,8 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/report/config_files.h"
-#include "harness/report/run_document.h"
+#include "harness/model/config_files.h"
+#include "harness/model/run_document.h"
 
 namespace gpubench {
 

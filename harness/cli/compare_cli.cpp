@@ -10,8 +10,8 @@
 #include "harness/analysis/compare.h"
 #include "harness/analysis/fleet.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/report/number_rules.h"
-#include "harness/report/text_table.h"
+#include "harness/model/number_rules.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 

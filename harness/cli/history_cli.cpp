@@ -11,9 +11,9 @@
 #include "harness/cli/history_render.h"
 #include "harness/cli/number_options.h"
 #include "harness/cli/output.h"
-#include "harness/report/number_rules.h"
+#include "harness/model/number_rules.h"
 #include "harness/report/report.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

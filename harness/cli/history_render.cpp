@@ -9,7 +9,7 @@
 
 #include "harness/analysis/compare.h"
 #include "harness/report/svg_chart.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "harness/cli/commands.h"
 #include "harness/cli/run_options.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench {
 namespace {

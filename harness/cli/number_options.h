@@ -1,6 +1,6 @@
 #pragma once
 // The validator of every numeric option of every command (the run options, compare, check,
-// baseline): a rule of harness/report/number_rules.h, checked as the command line is parsed, so
+// baseline): a rule of harness/model/number_rules.h, checked as the command line is parsed, so
 // that a refused value is exit 2 with one line naming the option:
 //   gpubench: --threshold: expected a number from 0 to 1000 (got nan) (see gpubench --help)
 #include <functional>

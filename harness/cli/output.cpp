@@ -5,7 +5,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/report/report.h"
 
 namespace gpubench {

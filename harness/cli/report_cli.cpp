@@ -8,7 +8,7 @@
 #include "harness/analysis/check.h"
 #include "harness/analysis/compare.h"
 #include "harness/analysis/judgeable.h"
-#include "harness/analysis/report_verdicts.h"
+#include "harness/report/report_verdicts.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
 #include "harness/report/html_report.h"

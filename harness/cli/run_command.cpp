@@ -9,9 +9,9 @@
 
 #include "harness/run/config.h"
 #include "harness/run/node_plan.h"
-#include "harness/report/exit_codes.h"
-#include "harness/report/node_figures.h"
-#include "harness/report/text_table.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/node_figures.h"
+#include "harness/model/text_table.h"
 #include "harness/core/family.h"
 #include "harness/core/host_clock.h"
 #include "harness/run/progress.h"

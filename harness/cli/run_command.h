@@ -7,7 +7,7 @@
 #include "harness/cli/commands.h"
 #include "harness/cli/run_options.h"
 #include "harness/report/reporter.h"
-#include "harness/report/run_document.h"
+#include "harness/model/run_document.h"
 #include "harness/run/interrupt.h"
 
 namespace gpubench {

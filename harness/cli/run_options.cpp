@@ -2,7 +2,7 @@
 
 #include "harness/cli/commands.h"
 #include "harness/cli/number_options.h"
-#include "harness/report/number_rules.h"
+#include "harness/model/number_rules.h"
 
 namespace gpubench {
 

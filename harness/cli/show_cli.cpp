@@ -7,11 +7,11 @@
 #include <sstream>
 
 #include "harness/analysis/judgeable.h"
-#include "harness/analysis/report_verdicts.h"
+#include "harness/report/report_verdicts.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
 #include "harness/report/chart_data.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/report/html_report.h"
 #include "harness/report/report.h"
 #include "harness/report/reporter.h"

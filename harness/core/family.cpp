@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "harness/core/number_text.h"
-#include "harness/report/context.h"
-#include "harness/report/exit_codes.h"
+#include "harness/model/context.h"
+#include "harness/model/exit_codes.h"
 #include "harness/system/library.h"
 
 namespace gpubench {

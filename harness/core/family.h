@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 
 namespace gpubench {
 

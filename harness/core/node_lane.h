@@ -3,7 +3,7 @@
 // samples pass, and where their spans on the host clock go.
 #include <vector>
 
-#include "harness/report/clock_span.h"
+#include "harness/model/clock_span.h"
 
 namespace gpubench {
 

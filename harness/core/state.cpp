@@ -16,7 +16,7 @@
 #include "harness/core/node_barrier.h"
 #include "harness/core/streams.h"
 #include "harness/core/timing_events.h"
-#include "harness/report/plausibility.h"
+#include "harness/model/plausibility.h"
 
 namespace gpubench {
 namespace {
@@ -351,6 +351,10 @@ void State::bound_by_peak_times(double factor, const std::string& why) {
 }
 
 void State::note(const std::string& key, nlohmann::json value) { result_.notes[key] = std::move(value); }
+
+void State::not_applicable(const std::string& metric, const std::string& why) { result_.not_applicable[metric] = why; }
+
+void State::record_slice(TimeSlice slice) { result_.series.push_back(std::move(slice)); }
 
 void State::verify(bool ok, const std::string& what) {
   verify_called_ = true;

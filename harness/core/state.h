@@ -16,11 +16,11 @@
 #include "harness/core/node_lane.h"
 #include "harness/core/resource.h"
 #include "harness/core/timing_events.h"
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 #include "harness/core/family.h"
-#include "harness/report/result.h"
-#include "harness/report/stats.h"
-#include "harness/report/telemetry.h"
+#include "harness/model/result.h"
+#include "harness/model/stats.h"
+#include "harness/model/telemetry.h"
 
 namespace gpubench {
 
@@ -150,6 +150,10 @@ class State {
   // implausible only above `factor` x the peak; `why` is noted. % of peak stays against the peak.
   void bound_by_peak_times(double factor, const std::string& why);
   void note(const std::string& key, nlohmann::json value);
+  // A metric that means nothing in this configuration (a bus bandwidth of one rank), and why.
+  void not_applicable(const std::string& metric, const std::string& why);
+  // The next slice of the family's time series (BenchResult::series).
+  void record_slice(TimeSlice slice);
 
   // ---- verification: every run must verify its output at least once ----
   void verify(bool ok, const std::string& what);

@@ -3,7 +3,7 @@
 #include "harness/core/cuda_check.h"
 #include "harness/core/state.h"
 #include "harness/core/tune_choice.h"
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 namespace gpubench {
 namespace {

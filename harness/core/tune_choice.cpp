@@ -3,7 +3,7 @@
 #include <exception>
 #include <stdexcept>
 
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 namespace gpubench {
 

@@ -99,7 +99,7 @@ void bar_chart(const BarRule& rule, const ChartRun& run, const ChartRun* base, c
     if (best > 0) peak.points.push_back({static_cast<double>(c), best, "datasheet peak, " + chart.categories[c], "", PointMark::kMeasured});
   }
   if (!peak.points.empty()) chart.series.push_back(std::move(peak));
-  out.push_back({rule.suite, std::move(chart)});
+  out.push_back({suite_of_family(rule.family), std::move(chart)});
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include "harness/report/chart_bars.h"
 #include "harness/report/chart_rules.h"
 #include "harness/report/chart_select.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {
@@ -194,50 +194,41 @@ void curve_charts(const CurveRule& rule, const ChartRun& run, const ChartRun* ba
     append_run_series(chart, std::move(by_label), order, true, colours);
     if (rule.peak_marker) chart.y_markers = peak_markers(now_slice, rule.metrics.front().metric, run.document);
     if (rule.l2_marker) chart.x_markers = l2_markers(*run.figures);
-    out.push_back({rule.suite, std::move(chart)});
+    out.push_back({suite_of_family(rule.family), std::move(chart)});
   }
 }
 
-// The sustained GEMM's slices (notes.series: t_s and what was read at each) as a trace per result.
-void trace_series(const RunDocument* document, const std::string& quantity, bool base_run,
-                  std::map<std::string, int>& colours, Chart& chart) {
+// A family's slices (notes.series: t_s and what was read at each) as a trace per result.
+void trace_series(const RunDocument* document, const TraceRule& rule, bool base_run, std::map<std::string, int>& colours,
+                  Chart& chart) {
   if (!document) return;
+  const std::string& quantity = rule.quantity;
   for (const BenchResult& r : document->results) {
-    if (r.status != Status::kOk || !in_family(r.suite, r.family, "gemm/sustained")) continue;
-    const auto series = r.notes.find("series");
-    if (series == r.notes.end() || !series->is_array()) continue;
+    if (r.status != Status::kOk || !in_family(r.suite, r.family, rule.family)) continue;
     ChartSeries s;
     s.label = r.params.value("gpu", std::string("gpu")) +
               (r.repetitions > 1 ? ", repetition " + std::to_string(r.repetition_index + 1) : "");
     s.colour = colours.try_emplace(s.label, static_cast<int>(colours.size())).first->second;
     s.base_run = base_run;
     if (base_run) s.label += " (base)";
-    for (const auto& slice : *series)
-      if (slice.is_object() && slice.contains("t_s") && slice["t_s"].is_number() && slice.contains(quantity) &&
-          slice[quantity].is_number())
-        s.points.push_back({slice["t_s"].get<double>(), slice[quantity].get<double>(), r.name, "", PointMark::kMeasured});
+    for (const TimeSlice& slice : r.series)
+      if (const auto value = slice.values.find(quantity); value != slice.values.end())
+        s.points.push_back({slice.t_s, value->second, r.name, "", PointMark::kMeasured});
     if (!s.points.empty()) chart.series.push_back(std::move(s));
   }
 }
 
-// A trace chart: one quantity of the slices, and the GPU's limit of it as a reference line.
-struct Trace {
-  const char* id;
-  const char* title;
-  const char* quantity;  // the slice's field
-  const char* y_label;
-  const char* limit_label;  // "power limit", followed by the limit and the unit
-  const char* unit;
-  double (*limit)(const GpuInfo&);
-};
+double trace_limit(TraceLimit limit, const GpuInfo& g) {
+  switch (limit) {
+    case TraceLimit::kMaxSmClock: return static_cast<double>(g.sm_clock_max_mhz);
+    case TraceLimit::kPowerLimit: return g.power_limit_w;
+  }
+  return 0;
+}
 
+// A trace chart: one quantity of the slices, and the GPU's limit of it as a reference line.
 void trace_charts(const ChartRun& run, const ChartRun* base, std::vector<ReportChart>& out) {
-  const Trace traces[] = {
-      {"gemm-sustained-clock", "Sustained GEMM: SM clock over time", "sm_clock_mhz", "SM clock (MHz)", "max SM clock",
-       "MHz", [](const GpuInfo& g) { return static_cast<double>(g.sm_clock_max_mhz); }},
-      {"gemm-sustained-power", "Sustained GEMM: board power over time", "power_w", "power (W)", "power limit", "W",
-       [](const GpuInfo& g) { return g.power_limit_w; }}};
-  for (const Trace& t : traces) {
+  for (const TraceRule& t : trace_rules()) {
     Chart chart;
     chart.id = t.id;
     chart.title = t.title;
@@ -245,16 +236,15 @@ void trace_charts(const ChartRun& run, const ChartRun* base, std::vector<ReportC
     chart.y_label = t.y_label;
     chart.log_x = chart.log_y = false;
     std::map<std::string, int> colours;
-    trace_series(run.document, t.quantity, false, colours, chart);
+    trace_series(run.document, t, false, colours, chart);
     if (chart.series.empty()) continue;
-    trace_series(base ? base->document : nullptr, t.quantity, true, colours, chart);
+    trace_series(base ? base->document : nullptr, t, true, colours, chart);
     std::set<double> limits;
     for (const GpuInfo& g : run.figures->gpus)
-      if (t.limit(g) > 0) limits.insert(t.limit(g));
+      if (trace_limit(t.limit, g) > 0) limits.insert(trace_limit(t.limit, g));
     for (double limit : limits)
-      chart.y_markers.push_back(
-          {std::string(t.limit_label) + " " + tick_text(limit, AxisFormat::kNumber) + " " + t.unit, limit});
-    out.push_back({"gemm", std::move(chart)});
+      chart.y_markers.push_back({t.limit_label + " " + tick_text(limit, AxisFormat::kNumber) + " " + t.unit, limit});
+    out.push_back({suite_of_family(t.family), std::move(chart)});
   }
 }
 
@@ -266,7 +256,7 @@ std::size_t suite_rank(const std::string& suite) {
 }  // namespace
 
 const std::vector<std::string>& report_suite_order() {
-  static const std::vector<std::string> order = {"memory", "transfer", "launch", "gemm", "conv", "attention", "collective"};
+  static const std::vector<std::string> order = declared_suite_names(false);
   return order;
 }
 
@@ -277,7 +267,6 @@ std::vector<ReportChart> report_charts(const ChartRun& run, const ChartRun* base
   for (const CurveRule& rule : curve_rules()) curve_charts(rule, run, base, verdicts, out);
   bar_charts(run, base, verdicts, out);
   trace_charts(run, base, out);
-  for (const CurveRule& rule : collective_rules()) curve_charts(rule, run, base, verdicts, out);
   std::stable_sort(out.begin(), out.end(),
                    [](const ReportChart& a, const ReportChart& b) { return suite_rank(a.suite) < suite_rank(b.suite); });
   return out;

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/result_file.h"
-#include "harness/report/run_document.h"
+#include "harness/model/result_file.h"
+#include "harness/model/run_document.h"
 #include "harness/report/svg_chart.h"
 
 namespace gpubench {
@@ -29,7 +29,8 @@ struct ChartRun {
   const RunDocument* document = nullptr;
 };
 
-// The suites in the order the page shows them; a suite not named here comes after them.
+// The suites in the order the page shows them (their declarations' rank); a suite not declared
+// comes after them.
 const std::vector<std::string>& report_suite_order();
 
 // `verdicts`: compare's verdict of each benchmark of `run` whose comparison is not "same"

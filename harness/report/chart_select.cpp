@@ -25,7 +25,7 @@ std::vector<const BenchmarkResult*> select(const ResultFile* file, const std::st
   std::vector<const BenchmarkResult*> out;
   if (!file) return out;
   for (const BenchmarkResult& b : file->benchmarks)
-    if ((b.ok() || (with_failed && b.status != "skipped")) && in_family(b.suite, b.family, family) &&
+    if ((b.ok() || (with_failed && b.status != Status::kSkipped)) && in_family(b.suite, b.family, family) &&
         holds_fixed(b, fixed) && b.params.count(needed_axis))
       out.push_back(&b);
   return out;

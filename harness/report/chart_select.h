@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/result_file.h"
+#include "harness/model/result_file.h"
 
 namespace gpubench {
 

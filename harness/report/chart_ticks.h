@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-namespace gpubench {
+#include "harness/model/suite.h"
 
-enum class AxisFormat { kNumber, kBytes };  // kBytes: ticks at powers of two, "4 KiB", "1 GiB"
+namespace gpubench {
 
 // Tick positions: "nice" steps (1, 2, 5 x 10^k) covering [lo, hi], about `target` of them.
 std::vector<double> linear_ticks(double lo, double hi, int target);

@@ -8,7 +8,7 @@
 #include <ostream>
 
 #include "harness/report/reporter.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

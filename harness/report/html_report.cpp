@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "harness/report/health.h"
+#include "harness/model/health.h"
 #include "harness/report/html_results.h"
 #include "harness/report/svg_chart.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {
@@ -167,7 +167,7 @@ std::string suite_section(const std::string& suite, const HtmlReportInput& in) {
   for (const BenchmarkResult& b : in.figures->benchmarks) {
     if (b.suite != suite) continue;
     if (b.ok()) ++ok;
-    else (b.status == "skipped" ? skipped : failed).push_back({b.name, b.status, b.error});
+    else (b.status == Status::kSkipped ? skipped : failed).push_back({b.name, to_string(b.status), b.error});
   }
   std::string out = "<section id=\"suite-" + xml_escape(suite) + "\" class=\"suite\"><h2>" + xml_escape(suite) +
                     "</h2><p>" + std::to_string(ok) + " ok, " + std::to_string(failed.size()) + " failed, timed out or " +

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "harness/report/chart_data.h"
-#include "harness/report/result_file.h"
-#include "harness/report/run_document.h"
+#include "harness/model/result_file.h"
+#include "harness/model/run_document.h"
 
 namespace gpubench {
 
-// compare's or check's verdicts as the page shows them (harness/analysis/report_verdicts.h
+// compare's or check's verdicts as the page shows them (harness/report/report_verdicts.h
 // makes them, so that the report layer needs no analysis).
 struct VerdictTable {
   std::string title;    // "Compare against base.json", "Check against configs/baselines/h200.json"
@@ -44,7 +44,7 @@ struct HtmlReportInput {
   std::optional<VerdictTable> verdicts;
   std::vector<ReportChart> charts;
   // Against a base run (compare): the verdict of each benchmark that is not "same", as
-  // changed_benchmarks (harness/analysis/report_verdicts.h) gives it. The table shows it.
+  // changed_benchmarks (harness/report/report_verdicts.h) gives it. The table shows it.
   bool compared = false;
   std::map<std::string, std::string> changed;
 };

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "harness/report/svg_chart.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {
@@ -44,11 +44,11 @@ std::string axes_cell(const BenchmarkResult& b) {
 }
 
 std::string row_tone(const BenchmarkResult& b, const std::string& verdict) {
-  if (!b.ok() && b.status != "skipped") return "bad";
+  if (!b.ok() && b.status != Status::kSkipped) return "bad";
   if (verdict == "regressed" || verdict == "not_ok") return "bad";
   if (verdict == "noisy") return "warn";
   if (verdict == "improved") return "good";
-  return b.status == "skipped" ? "quiet" : "";
+  return b.status == Status::kSkipped ? "quiet" : "";
 }
 
 std::string metric_cell(const std::string& metric) { return "<td class=\"name\">" + breakable(metric) + "</td>"; }
@@ -82,7 +82,7 @@ std::string result_row(const BenchmarkResult& b, const ResultsTableInput& in) {
          breakable(b.family) + "</td>" + axes_cell(b);
   out += figure_cells(b);
   out += "<td" + std::string(b.error.empty() ? "" : " title=\"" + xml_escape(b.error) + "\"") + ">" +
-         xml_escape(b.status) + "</td>";
+         xml_escape(to_string(b.status)) + "</td>";
   out += text_cell(b.ok() ? verified_of(*in.document, b.name) : "-");
   out += text_cell(b.ok() ? (b.throttled ? "throttled" : "no") : "-", b.throttled ? "flag" : "");
   if (in.compared) out += text_cell(verdict.empty() ? "same" : verdict, verdict.empty() ? "" : "flag");

@@ -6,8 +6,8 @@
 #include <map>
 #include <string>
 
-#include "harness/report/result_file.h"
-#include "harness/report/run_document.h"
+#include "harness/model/result_file.h"
+#include "harness/model/run_document.h"
 
 namespace gpubench {
 

@@ -7,10 +7,10 @@
 #include <ctime>
 #include <ostream>
 
-#include "harness/report/exit_codes.h"
-#include "harness/report/prometheus.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/prometheus.h"
 #include "harness/report/reporter.h"
-#include "harness/report/stats.h"
+#include "harness/model/stats.h"
 
 namespace gpubench {
 namespace {

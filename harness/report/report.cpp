@@ -10,7 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/report/report.h"
-#include "harness/report/run_document.h"
+#include "harness/model/run_document.h"
 
 namespace gpubench {
 

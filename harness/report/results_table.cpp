@@ -9,10 +9,7 @@ namespace {
 // that means nothing in this configuration) with why, so that its absence reads as intended.
 std::string metric_label(const BenchResult& r) {
   std::string label = r.primary_metric;
-  const auto absent = r.notes.find("not_applicable");
-  if (absent == r.notes.end() || !absent->is_object()) return label;
-  for (const auto& [metric, why] : absent->items())
-    label += " (" + metric + " n/a" + (why.is_string() ? ": " + why.get<std::string>() : "") + ")";
+  for (const auto& [metric, why] : r.not_applicable) label += " (" + metric + " n/a" + (why.empty() ? "" : ": " + why) + ")";
   return label;
 }
 

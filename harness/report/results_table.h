@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "harness/report/reporter.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "harness/report/chart_lines.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

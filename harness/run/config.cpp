@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/report/exit_codes.h"
-#include "harness/report/number_rules.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/number_rules.h"
 #include "harness/core/family.h"
 #include "harness/run/node_plan.h"
 

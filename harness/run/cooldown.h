@@ -4,7 +4,7 @@
 #include <functional>
 #include <vector>
 
-#include "harness/report/telemetry.h"
+#include "harness/model/telemetry.h"
 #include "harness/system/gpu_probe.h"
 
 namespace gpubench {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/report/error_counters.h"
+#include "harness/model/error_counters.h"
 #include "harness/system/gpu_probe.h"
 
 namespace gpubench {

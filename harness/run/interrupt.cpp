@@ -8,7 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 
 namespace gpubench {
 namespace {

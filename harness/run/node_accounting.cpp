@@ -1,6 +1,6 @@
 #include "harness/run/node_accounting.h"
 
-#include "harness/report/node_figures.h"
+#include "harness/model/node_figures.h"
 
 namespace gpubench {
 

@@ -3,14 +3,14 @@
 // solo figure measured earlier in the run (metric solo_ratio; notes.node.solo_reference) and the PCIe
 // bridges its GPU shares with the others (notes.node.shares_pcie_bridge_with), so that a 0.5
 // ratio shows its cause beside it; once every GPU's result of a benchmark point and repetition
-// is in, the node total (harness/report/node_figures.h) follows them.
+// is in, the node total (harness/model/node_figures.h) follows them.
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "harness/report/context.h"
-#include "harness/report/result.h"
+#include "harness/model/context.h"
+#include "harness/model/result.h"
 
 namespace gpubench {
 

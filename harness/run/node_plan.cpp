@@ -1,7 +1,7 @@
 #include "harness/run/node_plan.h"
 
-#include "harness/report/exit_codes.h"
-#include "harness/report/node_figures.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/node_figures.h"
 
 namespace gpubench {
 

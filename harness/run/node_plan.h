@@ -1,6 +1,6 @@
 #pragma once
 // The plan of a node-mode run (--concurrent): each per-GPU family's instances renamed with
-// `mode:node` (harness/report/node_figures.h) and run as node groups, the instances of one
+// `mode:node` (harness/model/node_figures.h) and run as node groups, the instances of one
 // benchmark point on every selected GPU at once; before them, where asked, the solo runs the
 // concurrent figures are held against.
 #include <string>

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "harness/core/host_clock.h"
-#include "harness/report/text_table.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 namespace {

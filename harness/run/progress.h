@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "harness/report/result.h"
+#include "harness/model/result.h"
 
 namespace gpubench {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 #include "harness/core/family.h"
 #include "harness/core/node_lane.h"
-#include "harness/report/result.h"
+#include "harness/model/result.h"
 #include "harness/core/state.h"
 
 namespace gpubench {
@@ -48,5 +48,16 @@ enum class InProcessEnd {
 InProcessEnd run_in_process(const std::vector<const Instance*>& instances, const RunSettings& settings,
                             const Context& context, ResultSink& sink,
                             const std::function<bool()>& stop_requested = [] { return false; });
+
+// Running one node group (harness/run/node_plan.h): a thread per GPU in this worker, each with
+// its own device, State and telemetry, all passing one NodeBarrier, so that each sample starts
+// on every GPU together. A lane that fails breaks the barrier and the others stop with its
+// reason; a lane that hangs holds the others at most the benchmark's timeout, and the
+// supervisor's watchdog (one per worker) stops them all.
+// The group's results in lane order, each with notes.node: the GPUs that ran together, its
+// lane's overlap with the others' timed regions (overlap_pct, node_figures.h) and how the
+// overlap was measured. Sets `poisoned` when any lane's CUDA error poisoned the context.
+std::vector<BenchResult> run_node_group(const std::vector<const Instance*>& group, const RunSettings& settings,
+                                        const Context& context, int repetition, bool& poisoned);
 
 }  // namespace gpubench

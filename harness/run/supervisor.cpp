@@ -6,8 +6,8 @@
 #include <set>
 
 #include "harness/core/number_text.h"
-#include "harness/report/exit_codes.h"
-#include "harness/report/json_at.h"
+#include "harness/model/exit_codes.h"
+#include "harness/model/json_at.h"
 #include "harness/run/counter_recorder.h"
 #include "harness/run/node_accounting.h"
 #include "harness/run/runner.h"

@@ -12,9 +12,9 @@
 
 #include "harness/core/family.h"
 #include "harness/core/state.h"
-#include "harness/report/context.h"
-#include "harness/report/error_counters.h"
-#include "harness/report/result.h"
+#include "harness/model/context.h"
+#include "harness/model/error_counters.h"
+#include "harness/model/result.h"
 #include "harness/run/interrupt.h"
 
 namespace gpubench {

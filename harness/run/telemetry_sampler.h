@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/report/telemetry.h"
+#include "harness/model/telemetry.h"
 #include "harness/system/gpu_probe.h"
 
 namespace gpubench {

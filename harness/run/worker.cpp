@@ -14,7 +14,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "harness/report/exit_codes.h"
+#include "harness/model/exit_codes.h"
 #include "harness/run/interrupt.h"
 #include "harness/run/runner.h"
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "harness/report/json_at.h"
+#include "harness/model/json_at.h"
 
 namespace gpubench {
 namespace {

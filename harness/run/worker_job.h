@@ -9,7 +9,7 @@
 
 #include "harness/core/family.h"
 #include "harness/core/state.h"
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 
 namespace gpubench {
 

@@ -16,7 +16,7 @@
 #include "harness/system/nvml.h"
 #include "harness/system/pcie_path.h"
 #include "harness/system/peaks.h"
-#include "harness/report/config_files.h"
+#include "harness/model/config_files.h"
 
 namespace gpubench {
 namespace {

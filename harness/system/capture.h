@@ -3,7 +3,7 @@
 // and modes, sysfs for NUMA and as PCIe fallback, dlopen for library versions. Capture never
 // throws: what cannot be read (no GPU, no NVML, no cuDNN) stays empty and the reason is recorded.
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 
 namespace gpubench {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/error_counters.h"
-#include "harness/report/telemetry.h"
+#include "harness/model/error_counters.h"
+#include "harness/model/telemetry.h"
 
 namespace gpubench {
 

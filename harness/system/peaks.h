@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/report/context.h"
+#include "harness/model/context.h"
 
 namespace gpubench {
 
@@ -25,7 +25,7 @@ std::optional<ModelPeaks> find_model_peaks(const nlohmann::json& table, const st
 // does not list gets a source saying so. Never throws: a missing or malformed table is
 // recorded as every GPU's source.
 void apply_peak_table(Context& context, const nlohmann::json& table);
-// The table at `path` (configs/peaks.json as harness/report/config_files.h finds it); nullopt:
+// The table at `path` (configs/peaks.json as harness/model/config_files.h finds it); nullopt:
 // not found, said in every GPU's source.
 void apply_peak_table_file(Context& context, const std::optional<std::string>& path);
 
