@@ -70,7 +70,7 @@ TEST(GoogleBenchmarkCompare, ReadsTwoRunsWithRepetitions) {
   testing::write_file(dir + "/a.json", to_json(run_with_repetitions(1.0)).dump(2));
   testing::write_file(dir + "/b.json", to_json(run_with_repetitions(1.2)).dump(2));
   const testing::CommandResult out =
-      testing::run_command(python + " " + kComparePy + " benchmarks " + dir + "/a.json " + dir + "/b.json");
+      testing::run_command(python + " " + kComparePy + " --no-color benchmarks " + dir + "/a.json " + dir + "/b.json");
   ASSERT_EQ(out.exit_code, 0) << out.out;
   EXPECT_EQ(out.out.find("Traceback"), std::string::npos) << out.out;
   for (const std::string name : {"memory/stream/op:triad/gpu:gpu0", "launch/latency/kind:kernel/gpu:gpu0"}) {
@@ -113,7 +113,7 @@ TEST(GoogleBenchmarkCompare, LeavesTheSkippedBenchmarksOfCommittedRunsOut) {
     testing::write_file(dir + "/" + run + ".json", shown.out);
   }
   const testing::CommandResult out =
-      testing::run_command(python + " " + kComparePy + " benchmarks " + dir + "/run1.json " + dir + "/run2.json");
+      testing::run_command(python + " " + kComparePy + " --no-color benchmarks " + dir + "/run1.json " + dir + "/run2.json");
   ASSERT_EQ(out.exit_code, 0) << out.out;
   EXPECT_EQ(out.out.find("Traceback"), std::string::npos) << out.out;
   EXPECT_NE(out.out.find("memory/stream/"), std::string::npos) << out.out;

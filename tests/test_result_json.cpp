@@ -24,7 +24,7 @@ BenchResult sample_result() {
   r.repetitions = 3;
   r.iterations = 120;
   r.ops_per_sample = 4;
-  r.cpu_seconds_per_op = 3e-6;
+  r.cpu_time_ns = 3000;
   r.primary_metric = "bandwidth_gbps";
   r.metrics["time_us"] = {"us", false, {10, 12, 11, 13, 9}};
   r.metrics["bandwidth_gbps"] = {"GB/s", true, {4000, 4100, 3900, 4050, 3950}};
@@ -43,7 +43,7 @@ BenchResult unmeasured_result(Status status, const std::string& error) {
   r.error = error;
   r.verified = false;
   r.metrics.clear();
-  r.cpu_seconds_per_op.reset();
+  r.cpu_time_ns.reset();
   return r;
 }
 
@@ -61,7 +61,7 @@ void expect_same(const BenchResult& a, const BenchResult& b) {
   EXPECT_EQ(a.repetitions, b.repetitions);
   EXPECT_EQ(a.iterations, b.iterations);
   EXPECT_EQ(a.ops_per_sample, b.ops_per_sample);
-  EXPECT_EQ(a.cpu_seconds_per_op, b.cpu_seconds_per_op);
+  EXPECT_EQ(a.cpu_time_ns, b.cpu_time_ns);
   EXPECT_EQ(a.primary_metric, b.primary_metric);
   ASSERT_EQ(a.metrics.size(), b.metrics.size());
   for (const auto& [name, m] : a.metrics) {
@@ -196,10 +196,10 @@ TEST(ResultJson, CpuTimeIsReadBackAndAFileWithoutItStillLoads) {
   nlohmann::json entry = to_json(sample_result());
   entry["cpu_time"] = 2.5;
   entry["time_unit"] = "us";  // another writer's unit
-  EXPECT_DOUBLE_EQ(*read_entry(entry).cpu_seconds_per_op, 2.5e-6);
+  EXPECT_DOUBLE_EQ(*read_entry(entry).cpu_time_ns, 2500);
   entry.erase("cpu_time");  // a file from before it was measured, or a hand-made one
   const BenchResult old = read_entry(entry);
-  EXPECT_FALSE(old.cpu_seconds_per_op.has_value());
+  EXPECT_FALSE(old.cpu_time_ns.has_value());
   EXPECT_FALSE(to_json(old).contains("cpu_time"));  // never made up from real_time
   entry["cpu_time"] = 1;
   entry["time_unit"] = "fortnights";
@@ -207,7 +207,7 @@ TEST(ResultJson, CpuTimeIsReadBackAndAFileWithoutItStillLoads) {
   // A file that did not pass states no CPU time, whatever the entry says.
   nlohmann::json failed = to_json(unmeasured_result(Status::kFailed, "no"));
   failed["cpu_time"] = 5;
-  EXPECT_FALSE(read_entry(failed).cpu_seconds_per_op.has_value());
+  EXPECT_FALSE(read_entry(failed).cpu_time_ns.has_value());
 }
 
 TEST(ResultJson, ThrottledComesFromTelemetry) {

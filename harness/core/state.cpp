@@ -375,7 +375,7 @@ BenchResult State::finish() {
                                                    : "time_us";
   result.iterations = static_cast<long long>(op_seconds_.size()) * ops_per_sample_;
   result.ops_per_sample = ops_per_sample_;
-  if (measured_) result.cpu_seconds_per_op = cpu_s_per_op_;
+  if (measured_) result.cpu_time_ns = cpu_s_per_op_ * 1e9;
   if (bytes_per_op_ > 0) result.notes["bytes_per_op"] = bytes_per_op_;
   if (flops_per_op_ > 0) result.notes["flops_per_op"] = flops_per_op_;
   result.verified = verify_called_ && verify_ok_;
@@ -387,7 +387,7 @@ BenchResult State::finish() {
     result.status = Status::kFailed;
     result.error = failure;
     result.metrics.clear();  // a result that did not verify reports no figure
-    result.cpu_seconds_per_op.reset();
+    result.cpu_time_ns.reset();
   }
   check_plausible(result);
   return result;
@@ -403,7 +403,7 @@ void State::check_plausible(BenchResult& result) const {
   result.status = Status::kFailed;
   result.error = result.primary_metric + " " + *why;
   result.metrics.clear();  // an impossible figure is never reported
-  result.cpu_seconds_per_op.reset();
+  result.cpu_time_ns.reset();
 }
 
 }  // namespace gpubench

@@ -165,7 +165,7 @@ class State {
     // notes.busy_pct: the samples' share of the wall time they were taken in. A power-capped GPU
     // clocks higher the more it idles between samples, so its figures depend on this share.
     double busy_pct = 0;
-    double cpu_s_per_op = 0;  // BenchResult::cpu_seconds_per_op
+    double cpu_s_per_op = 0;  // BenchResult::cpu_time_ns, in seconds
   };
   // `record`: whether record() calls during the samples keep their values.
   // `pending`, where given: how many samples `sample` has taken and not yet returned (a held

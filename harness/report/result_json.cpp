@@ -87,16 +87,16 @@ Metric read_metric(const JsonAt& metric, std::vector<std::string>& null_figures)
   return m;
 }
 
-// Google Benchmark's cpu_time of an ok entry, in seconds per operation; unset where the file
-// states none (or null: a non-finite figure).
-std::optional<double> read_cpu_time(const JsonAt& entry) {
+// Google Benchmark's cpu_time of an ok entry, in ns; unset where the file states none (or null:
+// a non-finite figure).
+std::optional<double> read_cpu_time_ns(const JsonAt& entry) {
   const auto cpu_time = entry.find("cpu_time");
   if (!cpu_time || cpu_time->get().is_null()) return std::nullopt;
   const auto time_unit = entry.find("time_unit");
   const std::string unit = time_unit ? time_unit->str() : "ns";
   const double scale = ns_per_unit(unit);
   if (scale == 0) time_unit->fail("expected ns, us, ms or s, found \"" + unit + "\"");
-  return cpu_time->num() * scale * 1e-9;
+  return cpu_time->num() * scale;
 }
 
 Status read_status(const JsonAt& status) {
@@ -143,7 +143,7 @@ json to_json(const BenchResult& result) {
                 {"threads", 1}, {"iterations", result.iterations},
                 {"real_time", ok ? finite(real_time_ns(result), "real_time") : json(0)}};
   if (!ok) entry["cpu_time"] = 0;
-  else if (result.cpu_seconds_per_op) entry["cpu_time"] = finite(*result.cpu_seconds_per_op * 1e9, "cpu_time");
+  else if (result.cpu_time_ns) entry["cpu_time"] = finite(*result.cpu_time_ns, "cpu_time");
   if (ok) entry["time_unit"] = "ns";
   for (const auto& [name, metric] : result.metrics)
     if (metric.summary().samples > 0) entry[name] = finite(metric.summary().median, name);
@@ -177,7 +177,7 @@ BenchResult read_bench_result(const JsonAt& entry) {
   r.repetition_index = optional_int(entry, "repetition_index");
   r.repetitions = optional_int(entry, "repetitions", 1);
   if (auto iterations = entry.find("iterations")) r.iterations = iterations->integer();
-  if (r.status == Status::kOk) r.cpu_seconds_per_op = read_cpu_time(entry);
+  if (r.status == Status::kOk) r.cpu_time_ns = read_cpu_time_ns(entry);
   r.ops_per_sample = optional_int(g, "ops_per_sample", 1);
   if (auto params = g.find("params")) {
     params->members();  // an object, or fail

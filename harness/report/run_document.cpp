@@ -56,7 +56,7 @@ std::vector<json> aggregates(const std::vector<const BenchResult*>& repetitions,
   std::map<std::string, std::vector<double>> series;  // real_time, cpu_time and each flat counter
   for (const BenchResult* r : ok) {
     series["real_time"].push_back(real_time_ns(*r));
-    if (r->cpu_seconds_per_op) series["cpu_time"].push_back(*r->cpu_seconds_per_op * 1e9);
+    if (r->cpu_time_ns) series["cpu_time"].push_back(*r->cpu_time_ns);
     for (const auto& [name, metric] : r->metrics)
       if (metric.summary().samples > 0) series[name].push_back(metric.summary().median);
   }
