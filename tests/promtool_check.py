@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`promtool check metrics` (Debian package prometheus) on what gpubench writes for Prometheus:
-a committed run rendered by `gpubench show`, and, with --run, the .prom a run leaves when it
-cannot start (CUDA_VISIBLE_DEVICES hides every GPU: exit 3, gpubench_up 0). promtool must print
-nothing; it is looked up on PATH and skipped (exit 77) where it is absent.
+a committed run rendered by `gpubench show`, `gpubench check --format prometheus` of it against
+the shipped H200 baseline (whose labels must name no file), and, with --run, the .prom a run
+leaves when it cannot start (CUDA_VISIBLE_DEVICES hides every GPU: exit 3, gpubench_up 0).
+promtool must print nothing; it is looked up on PATH and skipped (exit 77) where it is absent.
 
   promtool_check.py GPUBENCH RUN.json [--run]
 """
@@ -33,6 +34,15 @@ shown = subprocess.run([gpubench, "show", run, "--format", "prometheus"], captur
 if shown.returncode != 0:
     problems.append(f"show exit {shown.returncode}: {shown.stderr}")
 check(run, shown.stdout)
+
+checked = subprocess.run([gpubench, "check", "--baseline", "configs/baselines/h200.json", run, "--format", "prometheus"],
+                         capture_output=True, text=True, timeout=120)
+if checked.returncode not in (0, 1):
+    problems.append(f"check exit {checked.returncode}: {checked.stderr}")
+for path in (run, "h200.json", "configs/"):
+    if path in checked.stdout:
+        problems.append(f"check's gauges carry the file path {path!r} as a label:\n{checked.stdout}")
+check("check --format prometheus", checked.stdout)
 
 if "--run" in sys.argv[3:]:
     with tempfile.TemporaryDirectory(prefix="gpubench-promtool-") as tmp:

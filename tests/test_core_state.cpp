@@ -141,6 +141,36 @@ TEST_F(StatePlausibility, TheSamplesShareOfTheWallTimeIsNoted) {
   EXPECT_LE(r.notes.at("busy_pct").get<double>(), 50);
 }
 
+// cpu_time: the process's CPU time over the samples per operation timed, measured. Work that
+// spins on the host (a synchronising wait) costs its wall time; a wait that sleeps, next to none.
+TEST_F(StatePlausibility, TheCpuTimePerOperationIsMeasured) {
+  auto cpu_per_op = [&](bool spin) {
+    State s(instance_, settings_, context_);
+    s.measure_manual([spin] {  // 4 operations per 2 ms sample
+      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+      if (!spin) std::this_thread::sleep_until(end);
+      while (std::chrono::steady_clock::now() < end) {
+      }
+      return 2e-3;
+    }, 4);
+    s.verify(true, spin ? "spun" : "slept");
+    const BenchResult r = s.finish();
+    EXPECT_EQ(r.status, Status::kOk) << r.error;
+    EXPECT_TRUE(r.cpu_time_ns.has_value());
+    return r.cpu_time_ns.value_or(-1) * 1e-9;
+  };
+  const double spun = cpu_per_op(true), slept = cpu_per_op(false);
+  // Spinning costs up to its 0.5 ms per operation (less on a loaded host, which runs it less).
+  EXPECT_GT(spun, 0.05e-3);
+  EXPECT_LT(spun, 0.6e-3);
+  EXPECT_GE(slept, 0);
+  EXPECT_LT(slept * 5, spun) << "sleeping costs next to no CPU";
+  State failed(instance_, settings_, context_);
+  failed.measure_manual([] { return 1e-3; });
+  failed.verify(false, "wrong");
+  EXPECT_FALSE(failed.finish().cpu_time_ns.has_value()) << "a result that did not verify states no figure";
+}
+
 TEST_F(StatePlausibility, MeasureBatchedSamplesAtTheBatchItChose) {
   State s(instance_, settings_, context_);
   s.count_bytes(1e4);  // 10 kB per 10 us operation: 1 GB/s

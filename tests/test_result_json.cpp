@@ -24,6 +24,7 @@ BenchResult sample_result() {
   r.repetitions = 3;
   r.iterations = 120;
   r.ops_per_sample = 4;
+  r.cpu_time_ns = 3000;
   r.primary_metric = "bandwidth_gbps";
   r.metrics["time_us"] = {"us", false, {10, 12, 11, 13, 9}};
   r.metrics["bandwidth_gbps"] = {"GB/s", true, {4000, 4100, 3900, 4050, 3950}};
@@ -42,6 +43,7 @@ BenchResult unmeasured_result(Status status, const std::string& error) {
   r.error = error;
   r.verified = false;
   r.metrics.clear();
+  r.cpu_time_ns.reset();
   return r;
 }
 
@@ -59,6 +61,7 @@ void expect_same(const BenchResult& a, const BenchResult& b) {
   EXPECT_EQ(a.repetitions, b.repetitions);
   EXPECT_EQ(a.iterations, b.iterations);
   EXPECT_EQ(a.ops_per_sample, b.ops_per_sample);
+  EXPECT_EQ(a.cpu_time_ns, b.cpu_time_ns);
   EXPECT_EQ(a.primary_metric, b.primary_metric);
   ASSERT_EQ(a.metrics.size(), b.metrics.size());
   for (const auto& [name, m] : a.metrics) {
@@ -83,9 +86,10 @@ TEST(ResultJson, GoogleBenchmarkFieldsArePresent) {
   EXPECT_EQ(entry.at("repetition_index"), 1);
   EXPECT_EQ(entry.at("iterations"), 120);
   EXPECT_EQ(entry.at("time_unit"), "ns");
-  // real_time: the median time of one operation, 11 us, in the time unit.
+  // real_time: the median time of one operation, 11 us, in the time unit; cpu_time: the
+  // process's measured CPU time per operation.
   EXPECT_DOUBLE_EQ(entry.at("real_time").get<double>(), 11000);
-  EXPECT_DOUBLE_EQ(entry.at("cpu_time").get<double>(), 11000);
+  EXPECT_DOUBLE_EQ(entry.at("cpu_time").get<double>(), 3000);
   EXPECT_FALSE(entry.contains("error_occurred"));
 }
 
@@ -165,13 +169,45 @@ TEST(ResultJson, FailedResultHasNoFigures) {
   EXPECT_EQ(entry.at("error_message"), "verification failed: element 17");
   EXPECT_FALSE(entry.contains("bandwidth_gbps"));
   EXPECT_FALSE(entry.contains("time_us"));
-  EXPECT_DOUBLE_EQ(entry.at("real_time").get<double>(), 0);
   EXPECT_TRUE(entry.at("gpubench").at("metrics").empty());
   EXPECT_TRUE(entry.at("gpubench").at("pct_of_peak").is_null());
   EXPECT_EQ(entry.at("gpubench").at("status"), "failed");
-  // Google Benchmark's fields stay, so that its tools still load the file.
-  for (const char* key : {"name", "run_name", "run_type", "iterations", "real_time", "cpu_time", "time_unit"})
-    EXPECT_TRUE(entry.contains(key)) << key;
+}
+
+// Every status but ok carries Google Benchmark's skipped or error_occurred with its message, the
+// zero times Google Benchmark writes for a run that did not run (its compare.py reads them for
+// its geometric mean), and no time_unit, so that compare.py pairs it with nothing.
+TEST(ResultJson, EveryStatusButOkIsLeftOutByGoogleBenchmarksTools) {
+  for (Status status : {Status::kFailed, Status::kSkipped, Status::kTimeout, Status::kInterrupted}) {
+    const nlohmann::json entry = to_json(unmeasured_result(status, std::string("because ") + to_string(status)));
+    const bool skipped = status == Status::kSkipped;
+    EXPECT_EQ(entry.value("skipped", false), skipped) << to_string(status);
+    EXPECT_EQ(entry.value("error_occurred", false), !skipped) << to_string(status);
+    EXPECT_EQ(entry.at(skipped ? "skip_message" : "error_message"), std::string("because ") + to_string(status));
+    EXPECT_FALSE(entry.contains(skipped ? "error_message" : "skip_message"));
+    EXPECT_EQ(entry.at("real_time"), 0);
+    EXPECT_EQ(entry.at("cpu_time"), 0);
+    EXPECT_FALSE(entry.contains("time_unit")) << to_string(status);
+    for (const char* key : {"name", "run_name", "run_type", "iterations"}) EXPECT_TRUE(entry.contains(key)) << key;
+  }
+}
+
+TEST(ResultJson, CpuTimeIsReadBackAndAFileWithoutItStillLoads) {
+  nlohmann::json entry = to_json(sample_result());
+  entry["cpu_time"] = 2.5;
+  entry["time_unit"] = "us";  // another writer's unit
+  EXPECT_DOUBLE_EQ(*read_entry(entry).cpu_time_ns, 2500);
+  entry.erase("cpu_time");  // a file from before it was measured, or a hand-made one
+  const BenchResult old = read_entry(entry);
+  EXPECT_FALSE(old.cpu_time_ns.has_value());
+  EXPECT_FALSE(to_json(old).contains("cpu_time"));  // never made up from real_time
+  entry["cpu_time"] = 1;
+  entry["time_unit"] = "fortnights";
+  EXPECT_THROW(read_entry(entry), UsageError);
+  // A file that did not pass states no CPU time, whatever the entry says.
+  nlohmann::json failed = to_json(unmeasured_result(Status::kFailed, "no"));
+  failed["cpu_time"] = 5;
+  EXPECT_FALSE(read_entry(failed).cpu_time_ns.has_value());
 }
 
 TEST(ResultJson, ThrottledComesFromTelemetry) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iterator>
 #include <map>
 #include <set>
@@ -144,6 +145,11 @@ CheckReport check_run(const Baseline& baseline, const ResultFile& run, const Che
   CheckReport report;
   report.baseline_path = baseline.path;
   report.run_path = run.path;
+  report.host = run.host_name;
+  report.gpu_model = !baseline.applies_to.gpu_model.empty() ? baseline.applies_to.gpu_model
+                     : !run.gpus.empty()                    ? run.gpus.front().name
+                                                            : "";
+  report.baseline_name = std::filesystem::path(baseline.path).stem().string();
   report.unjudgeable = unjudgeable_lines({&run});
   gpu_count_line(run, options, report.lines);
   std::vector<int> gpus;

@@ -39,6 +39,10 @@ std::string value_text(const CheckLine& line);
 
 struct CheckReport {
   std::string baseline_path, run_path;
+  // What the report is of, in names that stay the same from one night to the next (the
+  // Prometheus labels): the run's host, the GPU model the baseline is for, the baseline's name
+  // (its file name without the extension, e.g. "h200").
+  std::string host, gpu_model, baseline_name;
   std::vector<CheckLine> lines;
   std::vector<std::string> retry_errors;  // a retry that could not run: the report stands as it was
   // Why the run cannot be judged (judgeable.h), one line each.
@@ -88,7 +92,8 @@ std::vector<std::string> suites_for(const Baseline& baseline);
 
 std::string render_check(const CheckReport& report, const std::string& format);
 // The node-exporter textfile format (harness/model/prometheus.h): gpubench_check_ok (the exit
-// verdict), gpubench_check_lines by result, and per line its result, value and margin.
+// verdict), gpubench_check_lines by result, and per line its result, value and margin, each
+// labelled with the host, GPU model and baseline name (never a file path: a new series a night).
 std::string check_prometheus(const CheckReport& report);
 
 }  // namespace gpubench

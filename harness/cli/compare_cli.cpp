@@ -8,8 +8,10 @@
 #include "harness/cli/number_options.h"
 #include "harness/cli/output.h"
 #include "harness/analysis/compare.h"
+#include "harness/analysis/compare_json.h"
 #include "harness/analysis/fleet.h"
 #include "harness/analysis/judgeable.h"
+#include "harness/report/report_verdicts.h"
 #include "harness/model/number_rules.h"
 #include "harness/model/text_table.h"
 
@@ -93,56 +95,12 @@ std::string render_choice_changes(const Comparison& c, bool md) {
   return md ? "\n#### " + title + "\n\n" + table.to_markdown() : "\n" + title + ":\n" + table.to_text();
 }
 
-nlohmann::json choice_changes_json(const Comparison& c) {
-  auto identities = [](const std::vector<TunedChoice>& choices) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const TunedChoice& choice : choices) out.push_back(choice.identity);
-    return out;
-  };
-  nlohmann::json out = nlohmann::json::array();
-  for (const ChoiceChange& change : c.choice_changes) {
-    const auto& f = change.figure;
-    out.push_back({{"benchmark", change.benchmark}, {"base_choice", change.base_choice},
-                   {"new_choice", change.new_choice}, {"base_identity", identities(change.base)},
-                   {"new_identity", identities(change.now)}, {"metric", f ? nlohmann::json(f->metric) : nullptr},
-                   {"change_pct", f && f->base && f->now && std::isfinite(f->change_pct)
-                                      ? nlohmann::json(f->change_pct) : nlohmann::json()},
-                   {"verdict", f ? nlohmann::json(to_string(f->verdict)) : nullptr}});
-  }
-  return out;
-}
-
-nlohmann::json comparison_json(const Comparison& c) {
-  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
-  nlohmann::json out = {{"schema", "gpubench-compare/1"}, {"base", c.base_path},
-                        {"new", c.new_path}, {"failed", c.failed()}, {"unjudgeable", c.unjudgeable}};
-  out["context_differences"] = nlohmann::json::array();
-  for (const ContextDifference& d : c.context)
-    out["context_differences"].push_back({{"field", d.field}, {"base", d.values[0]}, {"new", d.values[1]}});
-  for (Verdict v : {Verdict::kRegressed, Verdict::kNotOk, Verdict::kMissing, Verdict::kNoisy,
-                    Verdict::kImproved, Verdict::kNew, Verdict::kSame})
-    out["summary"][to_string(v)] = c.count(v);
-  out["rows"] = nlohmann::json::array();
-  for (const MetricComparison& r : c.rows)
-    out["rows"].push_back({{"benchmark", r.benchmark}, {"base_name", r.base_name},
-                           {"metric", r.metric}, {"unit", r.unit},
-                           {"better", r.higher_is_better ? "higher" : "lower"},
-                           {"base", optional(r.base)}, {"new", optional(r.now)},
-                           {"change_pct", r.base && r.now && std::isfinite(r.change_pct)
-                                              ? nlohmann::json(r.change_pct) : nlohmann::json()},
-                           {"change_in_points", r.change_in_points},
-                           {"u_test_on", r.repetitions_tested ? "repetition_medians" : "samples"},
-                           {"base_noise_pct", r.base_noise_pct}, {"new_noise_pct", r.new_noise_pct},
-                           {"p_value", optional(r.p_value)}, {"threshold_pct", r.threshold_pct},
-                           {"verdict", to_string(r.verdict)}, {"status", r.status}, {"note", r.note}});
-  out["choice_changes"] = choice_changes_json(c);
-  return out;
-}
-
 }  // namespace
 
 std::string render_comparison(const Comparison& c, const std::string& format) {
   if (format == "json") return comparison_json(c).dump(2) + "\n";
+  if (format == "csv") return comparison_csv(c);
+  if (format == "html") return render_html_verdicts(verdict_table(c));
   const bool md = format == "md";
   std::string out = std::string(md ? "### " : "") + "Compare: base " + printable(c.base_path) +
                     ", new " + printable(c.new_path) + "\n\n" + render_unjudgeable(c.unjudgeable, md) +
@@ -191,13 +149,15 @@ void add_compare_command(CLI::App& app, int* exit_code) {
                   "tolerance file (per-suite, per-family, per-benchmark thresholds), or none; "
                   "default: the shipped configs/tolerance.json")
       ->transform(kConfigFileArgument);
-  cmd->add_option("--format", options->format, "table, md or json")
-      ->check(CLI::IsMember({"table", "md", "json"}));
+  cmd->add_option("--format", options->format, "table, md, json, csv or html")
+      ->check(CLI::IsMember({"table", "md", "json", "csv", "html"}));
   cmd->add_flag("--allow-missing", options->allow_missing,
                 "a benchmark of BASE missing from NEW does not fail the comparison");
   cmd->add_flag("--fleet", options->fleet,
                 "many runs of like machines: flag runs worse than the fleet median");
   cmd->callback([options, exit_code] {
+    if (options->fleet && (options->format == "csv" || options->format == "html"))
+      throw UsageError{kExitBadInput, "compare --fleet renders as table, md or json"};
     std::vector<ResultFile> runs;
     for (const std::string& path : options->files) runs.push_back(load_judged_run(path));
     std::vector<const ResultFile*> read;

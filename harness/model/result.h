@@ -46,6 +46,11 @@ struct BenchResult {
   int repetition_index = 0, repetitions = 1;
   long long iterations = 0;   // operations timed in all samples together
   int ops_per_sample = 1;     // operations batched into one sample
+  // The CPU time of the whole process (every thread) while the samples were taken, per
+  // operation timed, in ns: Google Benchmark's cpu_time (in the unit written, so that it reads
+  // back exactly). Unset where nothing was measured (a result not ok), and in a file that does
+  // not state it.
+  std::optional<double> cpu_time_ns;
   std::string primary_metric;
   std::map<std::string, Metric> metrics;
   std::optional<double> peak;  // theoretical value of the primary metric, for % of peak

@@ -2,6 +2,7 @@
 // fields. The worker sends the same entry down its pipe, so parent and files agree.
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 
 #include "harness/model/result.h"
@@ -86,6 +87,18 @@ Metric read_metric(const JsonAt& metric, std::vector<std::string>& null_figures)
   return m;
 }
 
+// Google Benchmark's cpu_time of an ok entry, in ns; unset where the file states none (or null:
+// a non-finite figure).
+std::optional<double> read_cpu_time_ns(const JsonAt& entry) {
+  const auto cpu_time = entry.find("cpu_time");
+  if (!cpu_time || cpu_time->get().is_null()) return std::nullopt;
+  const auto time_unit = entry.find("time_unit");
+  const std::string unit = time_unit ? time_unit->str() : "ns";
+  const double scale = ns_per_unit(unit);
+  if (scale == 0) time_unit->fail("expected ns, us, ms or s, found \"" + unit + "\"");
+  return cpu_time->num() * scale;
+}
+
 Status read_status(const JsonAt& status) {
   try {
     return status_from_string(status.str());
@@ -163,21 +176,24 @@ json to_json(const BenchResult& result) {
   if (!result.choice.is_null()) gpubench["choice"] = result.choice;
   if (result.plausibility_factor > 1) gpubench["plausibility_factor"] = result.plausibility_factor;
 
-  // Google Benchmark's per-run fields. GPU work has no host CPU time of its own, so cpu_time
-  // repeats real_time (DESIGN.md allows either).
-  const double time_ns = real_time_ns(result);
+  // Google Benchmark's per-run fields. An entry not ok states the zero times Google Benchmark
+  // writes for a run that did not run, and no time_unit: compare.py pairs only entries that
+  // have one, so it leaves this one out (run_document.cpp: beside ok repetitions).
+  const bool ok = result.status == Status::kOk;
   json entry = {{"name", result.name}, {"run_name", result.name}, {"run_type", "iteration"},
                 {"repetitions", result.repetitions}, {"repetition_index", result.repetition_index},
                 {"threads", 1}, {"iterations", result.iterations},
-                {"real_time", finite(time_ns, "real_time")}, {"cpu_time", finite(time_ns, "cpu_time")},
-                {"time_unit", "ns"}};
+                {"real_time", ok ? finite(real_time_ns(result), "real_time") : json(0)}};
+  if (!ok) entry["cpu_time"] = 0;
+  else if (result.cpu_time_ns) entry["cpu_time"] = finite(*result.cpu_time_ns, "cpu_time");
+  if (ok) entry["time_unit"] = "ns";
   for (const auto& [name, metric] : result.metrics)
     if (metric.summary().samples > 0) entry[name] = finite(metric.summary().median, name);
   const std::string error = finite.error_with_reason(result.error);
   if (result.status == Status::kSkipped) {
     entry["skipped"] = true;
     entry["skip_message"] = error;
-  } else if (result.status != Status::kOk) {
+  } else if (!ok) {
     entry["error_occurred"] = true;
     entry["error_message"] = error;
   }
@@ -203,6 +219,7 @@ BenchResult read_bench_result(const JsonAt& entry) {
   r.repetition_index = optional_int(entry, "repetition_index");
   r.repetitions = optional_int(entry, "repetitions", 1);
   if (auto iterations = entry.find("iterations")) r.iterations = iterations->integer();
+  if (r.status == Status::kOk) r.cpu_time_ns = read_cpu_time_ns(entry);
   r.ops_per_sample = optional_int(g, "ops_per_sample", 1);
   if (auto params = g.find("params")) {
     params->members();  // an object, or fail

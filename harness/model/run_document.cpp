@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "gpubench_git_commit.h"
 
@@ -52,9 +53,10 @@ std::vector<json> aggregates(const std::vector<const BenchResult*>& repetitions,
   for (const BenchResult* r : repetitions)
     if (r->status == Status::kOk) ok.push_back(r);
   if (ok.size() < 2) return {};
-  std::map<std::string, std::vector<double>> series;  // real_time and each flat counter
+  std::map<std::string, std::vector<double>> series;  // real_time, cpu_time and each flat counter
   for (const BenchResult* r : ok) {
     series["real_time"].push_back(real_time_ns(*r));
+    if (r->cpu_time_ns) series["cpu_time"].push_back(*r->cpu_time_ns);
     for (const auto& [name, metric] : r->metrics)
       if (metric.summary().samples > 0) series[name].push_back(metric.summary().median);
   }
@@ -73,7 +75,6 @@ std::vector<json> aggregates(const std::vector<const BenchResult*>& repetitions,
                          : kind == "stddev" ? s.stddev : s.cv_pct / 100;
       entry[name] = std::isfinite(value) ? json(value) : json(nullptr);
     }
-    entry["cpu_time"] = entry["real_time"];
     out.push_back(std::move(entry));
   }
   return out;
@@ -84,12 +85,14 @@ json benchmarks_json(const std::vector<BenchResult>& results) {
   std::map<std::string, int> family_index, instance_index, last_of_name;
   std::map<std::string, int> instances_in_family;
   std::map<std::string, std::vector<const BenchResult*>> by_name;
+  std::set<std::string> with_ok_repetition;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const BenchResult& r = results[i];
     family_index.try_emplace(r.family, static_cast<int>(family_index.size()));
     if (instance_index.try_emplace(r.name, instances_in_family[r.family]).second) ++instances_in_family[r.family];
     last_of_name[r.name] = static_cast<int>(i);
     by_name[r.name].push_back(&r);
+    if (r.status == Status::kOk) with_ok_repetition.insert(r.name);
   }
   json out = json::array();
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -98,6 +101,10 @@ json benchmarks_json(const std::vector<BenchResult>& results) {
                           {"per_family_instance_index", instance_index[r.name]}};
     json entry = to_json(r);
     entry.update(indices);
+    // compare.py reads time_unit on every entry of a name once one of them has it, and pairs
+    // those of the first entry's unit: a repetition not ok beside ok ones ("ns") says "s" (its
+    // zero times are zero in any unit), so that it stays out of the ok repetitions' pairs.
+    if (r.status != Status::kOk && with_ok_repetition.count(r.name)) entry["time_unit"] = "s";
     out.push_back(std::move(entry));
     if (last_of_name[r.name] == static_cast<int>(i))
       for (json& aggregate : aggregates(by_name[r.name], indices)) out.push_back(std::move(aggregate));

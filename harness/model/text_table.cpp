@@ -1,6 +1,7 @@
 #include "harness/model/text_table.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -154,6 +155,12 @@ std::string TextTable::to_csv() const {
   line(header);
   for (const auto& row : rows) line(row);
   return out;
+}
+
+std::string csv_number(double value) {
+  if (!std::isfinite(value)) return "";
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
 }
 
 std::string format_number(double value, int digits) {

@@ -26,5 +26,8 @@ std::string printable(const std::string& text);
 
 // Fixed-point with `digits` significant digits, e.g. 4823.1, 12.35, 0.4312.
 std::string format_number(double value, int digits = 4);
+// A figure in a CSV cell: the shortest text that reads back exactly; a non-finite one is an
+// empty cell, which a reader takes as missing without making the column text.
+std::string csv_number(double value);
 
 }  // namespace gpubench

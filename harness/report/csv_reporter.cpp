@@ -3,8 +3,6 @@
 // data frame reads it with no cleaning. An entry with no figure (failed, skipped) is one row
 // with its status and empty figures.
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <ostream>
 
 #include "harness/report/reporter.h"
@@ -12,14 +10,6 @@
 
 namespace gpubench {
 namespace {
-
-// Shortest text that reads back exactly; a non-finite figure is an empty cell, which a reader
-// takes as missing without making the column text.
-std::string csv_number(double value) {
-  if (!std::isfinite(value)) return "";
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
-}
 
 std::string param_text(const nlohmann::json& value) {
   return value.is_string() ? value.get<std::string>() : value.dump();

@@ -186,14 +186,21 @@ std::string suite_section(const std::string& suite, const HtmlReportInput& in) {
   return out + "</section>";
 }
 
+std::string page_head(const std::string& title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + xml_escape(title) +
+         "</title><style>" + kStyle + "</style></head><body>\n<h1>" + xml_escape(title) + "</h1>";
+}
+
 }  // namespace
+
+std::string render_html_verdicts(const VerdictTable& verdicts) {
+  return page_head("gpubench: " + verdicts.title) + verdicts_section(verdicts) + "\n<script>" + kScript +
+         "</script></body></html>\n";
+}
 
 std::string render_html_report(const HtmlReportInput& in) {
   const RunDocument& d = *in.document;
-  const std::string title = "gpubench report: " + in.label;
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + xml_escape(title) +
-                    "</title><style>" + kStyle + "</style></head><body>\n";
-  out += "<h1>" + xml_escape(title) + "</h1>";
+  std::string out = page_head("gpubench report: " + in.label);
   out += "<p class=\"meta\">" + xml_escape(value_or_dash(d.host.host_name)) + ", " + xml_escape(value_or_dash(d.host.date)) +
          (d.complete ? "" : ", <strong>incomplete run</strong>") +
          (d.interrupted ? ", <strong>interrupted by " + xml_escape(*d.interrupted) + "</strong>" : "") + "</p>";

@@ -50,5 +50,8 @@ struct HtmlReportInput {
 };
 
 std::string render_html_report(const HtmlReportInput& input);
+// A page of verdicts alone, in the report's style: a saved comparison shown again (`show
+// COMPARE.json --format html`, `compare --format html`), where no run is at hand to chart.
+std::string render_html_verdicts(const VerdictTable& verdicts);
 
 }  // namespace gpubench
