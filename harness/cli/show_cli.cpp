@@ -62,7 +62,7 @@ std::string rendered(const RunDocument& document, const ShowOptions& options) {
 int show(const ShowOptions& options) {
   if (!options.out_path.empty()) check_writable(options.out_path);
   const RunDocument document =
-      filtered(read_run_document(read_json_file(options.run_path), options.run_path), options.filter);
+      filtered(load_run_document(options.run_path), options.filter);
   return write_output(rendered(document, options), options.out_path) ? kExitOk : kExitCannotWrite;
 }
 

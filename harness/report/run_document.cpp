@@ -4,6 +4,7 @@
 #include <map>
 
 #include "gpubench_git_commit.h"
+#include "harness/report/run_stream.h"
 
 namespace gpubench {
 namespace {
@@ -135,9 +136,8 @@ json to_json(const RunDocument& doc) {
   return {{"context", context_json(doc)}, {"benchmarks", benchmarks_json(doc.results)}};
 }
 
-RunDocument read_run_document(const json& document, const std::string& file) {
+RunDocument read_run_header(const JsonAt& root) {
   RunDocument doc;
-  const JsonAt root(document, file);
   const JsonAt context = root.at("context");
   const JsonAt g = context.at("gpubench");
   const JsonAt schema = g.at("schema");
@@ -152,13 +152,37 @@ RunDocument read_run_document(const json& document, const std::string& file) {
   // Files from before these fields were written are whole documents of finished runs.
   doc.complete = optional_bool(g, "complete").value_or(true);
   if (auto interrupted = g.find("interrupted")) doc.interrupted = interrupted->str();
-  for (const JsonAt& entry : root.at("benchmarks").items()) {
-    if (auto type = entry.find("run_type"); type && type->str() == "aggregate") continue;
-    doc.results.push_back(read_bench_result(entry));
-  }
   return doc;
 }
 
-RunDocument load_run_document(const std::string& path) { return read_run_document(read_json_file(path), path); }
+std::optional<BenchResult> read_run_entry(const JsonAt& entry) {
+  if (auto type = entry.find("run_type"); type && type->str() == "aggregate") return std::nullopt;
+  return read_bench_result(entry);
+}
+
+RunDocument read_run_document(const json& document, const std::string& file) {
+  const JsonAt root(document, file);
+  RunDocument doc = read_run_header(root);
+  for (const JsonAt& entry : root.at("benchmarks").items())
+    if (auto result = read_run_entry(entry)) doc.results.push_back(std::move(*result));
+  return doc;
+}
+
+namespace {
+
+struct CollectedResults : BenchResultSink {
+  std::vector<BenchResult> results;
+  void add(BenchResult&& result) override { results.push_back(std::move(result)); }
+  void clear() override { results.clear(); }
+};
+
+}  // namespace
+
+RunDocument load_run_document(const std::string& path) {
+  CollectedResults collected;
+  RunDocument doc = stream_run_file(path, collected);
+  doc.results = std::move(collected.results);
+  return doc;
+}
 
 }  // namespace gpubench
