@@ -198,8 +198,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
   cmd->add_flag("--fleet", options->fleet,
                 "many runs of like machines: flag runs worse than the fleet median");
   cmd->callback([options, exit_code] {
-    std::vector<ResultFile> runs;
-    for (const std::string& path : options->files) runs.push_back(load_judged_run(path));
+    std::vector<ResultFile> runs = load_judged_runs(options->files);
     std::vector<const ResultFile*> read;
     for (const ResultFile& run : runs) read.push_back(&run);
     // --threshold alone asks for one threshold everywhere, not the shipped file's.
