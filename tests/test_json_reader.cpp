@@ -168,7 +168,7 @@ TEST(RunStream, ContentErrorsAndTheirPrecedenceAreTheDomPaths) {
   expect_same_error(late_syntax, "syntax error");
   expect_same_error(with([&](auto& d) { metric(d, 0)["values"][0] = -1; }), "");  // read; judged later
   expect_same_error("[1, 2]", "f.json: /: expected an object");
-  expect_same_error("{\n  \"x\": 1e999}", "f.json: byte 7 (line 2): number out of range: 1e999");
+  expect_same_error("{\n  \"x\": 1e999}", "f.json: byte 9 (line 2): number out of range: 1e999");
 }
 
 TEST(RunStream, NullSamplesAndDuplicatedKeysReadAsTheDomReadsThem) {
