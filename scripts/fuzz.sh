@@ -13,9 +13,9 @@ build=${GPUBENCH_FUZZ_BUILD:-$root/build-fuzz}
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ not found (apt-get install clang)" >&2; exit 2; }
 
 cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-# A target's corpus and log are named by what it reads: the four loaders, and compare_pair (two
-# result files joined by a NUL byte).
-targets=(result_loader baseline_loader tolerance_loader config_loader compare_pair)
+# A target's corpus and log are named by what it reads: the four loaders, compare_pair (two
+# result files joined by a NUL byte) and json_reader (result files, read in one pass and whole).
+targets=(result_loader baseline_loader tolerance_loader config_loader compare_pair json_reader)
 ninja -C "$build" -j "${GPUBENCH_FUZZ_JOBS:-2}" $(printf 'fuzz_%s ' "${targets[@]}")
 
 mkdir -p "$build/artifacts"
@@ -26,7 +26,9 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus"
   cp -n "$root/fuzz/corpus/$loader/"*.json "$corpus/" 2>/dev/null || true
   case $loader in
-    result) find "$root/results" -name '*.json' -size -1M -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
+    result|json_reader)
+      cp -n "$root/fuzz/corpus/result/"*.json "$corpus/" 2>/dev/null || true
+      find "$root/results" -name '*.json' -size -1M -exec cp -n {} "$corpus/" \; 2>/dev/null || true ;;
     baseline) cp -n "$root/configs/baselines/"*.json "$corpus/" 2>/dev/null || true ;;
     tolerance) cp -n "$root/configs/tolerance.json" "$corpus/" 2>/dev/null || true ;;
     config) cp -n "$root/configs/acceptance/"*.json "$corpus/" 2>/dev/null || true ;;

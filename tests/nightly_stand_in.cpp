@@ -18,6 +18,7 @@
 #include "harness/model/exit_codes.h"
 #include "harness/model/result_file.h"
 #include "harness/model/run_document.h"
+#include "harness/model/run_stream.h"
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "harness/model/run_document.h"
+#include "harness/model/run_stream.h"
 #include "tests/cli_support.h"
 #include "tests/history_support.h"
 

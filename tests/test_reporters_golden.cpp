@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/model/run_stream.h"
 #include "tests/report_fixtures.h"
 #include "tests/result_builder.h"
 

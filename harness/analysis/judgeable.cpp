@@ -1,6 +1,11 @@
 #include "harness/analysis/judgeable.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
+#include <optional>
+#include <thread>
 #include <map>
 #include <set>
 
@@ -127,6 +132,33 @@ ResultFile load_judged_run(const std::string& path) {
   ResultFile run = load_result_file(path);
   judge_run(run);
   return run;
+}
+
+std::vector<ResultFile> load_judged_runs(const std::vector<std::string>& paths) {
+  // Two: compare's pair, on the two cores of a small machine; more would only add memory.
+  constexpr std::size_t kThreads = 2;
+  std::vector<std::optional<ResultFile>> runs(paths.size());
+  std::vector<std::exception_ptr> errors(paths.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < paths.size();) {
+      try {
+        runs[i] = load_judged_run(paths[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < std::min(kThreads, paths.size()); ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
+  std::vector<ResultFile> out;
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    out.push_back(std::move(*runs[i]));
+  }
+  return out;
 }
 
 ResultFile judged_run(const RunDocument& document, const std::string& label) {

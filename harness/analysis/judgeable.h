@@ -32,6 +32,9 @@ const std::vector<UnjudgeableReason>& judge_run(ResultFile& run);
 
 // load_result_file or result_file_of, then judge_run: how the commands read the runs they judge.
 ResultFile load_judged_run(const std::string& path);
+// load_judged_run of each path, two at a time (each on a thread of its own), in path order; a
+// problem is the first path's in that order, as if they were read one after the other.
+std::vector<ResultFile> load_judged_runs(const std::vector<std::string>& paths);
 ResultFile judged_run(const RunDocument& document, const std::string& label);
 
 // The reasons of these runs as lines (UnjudgeableReason::line), in run order.

@@ -158,8 +158,7 @@ void add_compare_command(CLI::App& app, int* exit_code) {
   cmd->callback([options, exit_code] {
     if (options->fleet && (options->format == "csv" || options->format == "html"))
       throw UsageError{kExitBadInput, "compare --fleet renders as table, md or json"};
-    std::vector<ResultFile> runs;
-    for (const std::string& path : options->files) runs.push_back(load_judged_run(path));
+    std::vector<ResultFile> runs = load_judged_runs(options->files);
     std::vector<const ResultFile*> read;
     for (const ResultFile& run : runs) read.push_back(&run);
     // --threshold alone asks for one threshold everywhere, not the shipped file's.

@@ -13,6 +13,7 @@
 #include "harness/cli/output.h"
 #include "harness/model/number_rules.h"
 #include "harness/report/report.h"
+#include "harness/model/run_stream.h"
 #include "harness/model/text_table.h"
 
 namespace gpubench {

@@ -8,6 +8,7 @@
 #include "harness/analysis/check.h"
 #include "harness/analysis/compare.h"
 #include "harness/analysis/judgeable.h"
+#include "harness/model/run_stream.h"
 #include "harness/report/report_verdicts.h"
 #include "harness/cli/commands.h"
 #include "harness/cli/output.h"
@@ -23,8 +24,8 @@ struct LoadedRun {
   ResultFile figures;
 };
 
-LoadedRun loaded_run(const std::string& path, const nlohmann::json& json) {
-  LoadedRun run{path, read_run_document(json, path), {}};
+LoadedRun loaded_run(const std::string& path, RunDocument document) {
+  LoadedRun run{path, std::move(document), {}};
   run.figures = judged_run(run.document, path);
   return run;
 }
@@ -42,7 +43,7 @@ int write_report(const ReportOptions& options) {
   check_writable(options.out_path);  // before the work; a write that fails later falls back
   const std::string run_path = options.runs.back();
   const std::string base_path = options.runs.size() == 2 ? options.runs.front() : options.baseline_path;
-  const LoadedRun run = loaded_run(run_path, read_json_file(run_path));
+  const LoadedRun run = loaded_run(run_path, load_run_document(run_path));
   std::optional<LoadedRun> base;
   std::optional<VerdictTable> verdicts;
   std::map<std::string, std::string> changed;
@@ -53,7 +54,7 @@ int write_report(const ReportOptions& options) {
       verify_applies_to(baseline, run.figures);
       verdicts = verdict_table(check_run(baseline, run.figures));
     } else {
-      base = loaded_run(base_path, json);
+      base = loaded_run(base_path, read_run_document(json, base_path));
       CompareOptions compare;
       compare.tolerances = tolerances_for(options.tolerance_path, {&base->figures, &run.figures});
       const Comparison comparison = compare_runs(base->figures, run.figures, compare);

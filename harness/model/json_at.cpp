@@ -6,7 +6,6 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace gpubench {
 namespace {
@@ -32,9 +31,31 @@ const char* json_type_name(const nlohmann::json& node) {
 
 }  // namespace
 
-nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+namespace {
+
+// Discards what it reads: a syntax check of nlohmann's own, without a DOM.
+struct DiscardingSax {
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(nlohmann::json::number_integer_t) { return true; }
+  bool number_unsigned(nlohmann::json::number_unsigned_t) { return true; }
+  bool number_float(nlohmann::json::number_float_t, const std::string&) { return true; }
+  bool string(std::string&) { return true; }
+  bool binary(nlohmann::json::binary_t&) { return true; }
+  bool start_object(std::size_t) { return true; }
+  bool key(std::string&) { return true; }
+  bool end_object() { return true; }
+  bool start_array(std::size_t) { return true; }
+  bool end_array() { return true; }
+  template <class Exception>
+  bool parse_error(std::size_t, const std::string&, const Exception& e) { throw e; }
+};
+
+// nlohmann's exceptions as "<file>: byte N: <what>" lines.
+template <class Parse>
+auto translated_errors(const std::string& text, const std::string& file, Parse parse) {
   try {
-    return nlohmann::json::parse(text);
+    return parse();
   } catch (const nlohmann::json::parse_error& e) {
     // what() is "[json.exception.parse_error.101] parse error at line L, column C: ..."; the
     // bracketed id means nothing to a user, the byte offset locates the damage.
@@ -65,23 +86,43 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& file)
   }
 }
 
-nlohmann::json read_json_file(const std::string& path) {
+}  // namespace
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  return translated_errors(text, file, [&] { return nlohmann::json::parse(text); });
+}
+
+void throw_json_syntax_error(const std::string& text, const std::string& file, std::uint64_t byte,
+                             const std::string& what) {
+  translated_errors(text, file, [&] {
+    DiscardingSax sax;
+    return nlohmann::json::sax_parse(text, &sax);
+  });
+  throw UsageError{kExitBadInput, file + ": byte " + std::to_string(byte) + ": " + what};
+}
+
+std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_input_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw UsageError{kExitBadInput, path + ": cannot read: is a directory, not a JSON file"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError{kExitBadInput, path + ": cannot read: " + std::strerror(errno)};
-  // Read straight into one string: a stringstream and its str() would hold the file twice,
-  // which for a run of hundreds of MB is most of compare's peak memory before the parse.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw UsageError{kExitBadInput, path + ": cannot read: " + std::strerror(errno)};
+  return file;
+}
+
+std::string read_text_file(const std::string& path) {
+  const auto file = open_input_file(path);
   std::string text;
   std::error_code size_ec;
   const auto size = std::filesystem::file_size(path, size_ec);
   if (!size_ec) text.reserve(static_cast<std::size_t>(size));
   char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) text.append(chunk, static_cast<std::size_t>(in.gcount()));
-  if (in.bad()) throw UsageError{kExitBadInput, path + ": cannot read: " + std::strerror(errno)};
-  return parse_json_text(text, path);
+  while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get())) text.append(chunk, got);
+  if (std::ferror(file.get())) throw UsageError{kExitBadInput, path + ": cannot read: " + std::strerror(errno)};
+  return text;
 }
+
+nlohmann::json read_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
 JsonAt::JsonAt(const nlohmann::json& node, std::string file, std::string pointer)
     : node_(&node), file_(std::move(file)), pointer_(std::move(pointer)) {}
@@ -120,11 +161,18 @@ std::vector<std::pair<std::string, JsonAt>> JsonAt::members() const {
 }
 
 std::vector<JsonAt> JsonAt::items() const {
-  expect(node_->is_array(), "an array");
   std::vector<JsonAt> out;
-  for (std::size_t i = 0; i < node_->size(); ++i)
-    out.emplace_back((*node_)[i], file_, pointer_ + "/" + std::to_string(i));
+  for (std::size_t i = 0, n = size(); i < n; ++i) out.push_back(item(i));
   return out;
+}
+
+std::size_t JsonAt::size() const {
+  expect(node_->is_array(), "an array");
+  return node_->size();
+}
+
+JsonAt JsonAt::item(std::size_t index) const {
+  return JsonAt((*node_)[index], file_, pointer_ + "/" + std::to_string(index));
 }
 
 std::string JsonAt::str() const {

@@ -4,6 +4,8 @@
 // pointer for content) and throws UsageError{kExitBadInput}, so a bad file is exit 2 with one
 // clear line, never a crash or a silently wrong verdict.
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -20,6 +22,13 @@ namespace gpubench {
 nlohmann::json parse_json_text(const std::string& text, const std::string& file);
 // Reads and parses a file; an unreadable file becomes "<file>: cannot read: <reason>".
 nlohmann::json read_json_file(const std::string& path);
+// The pieces of read_json_file: the file opened to read, and its whole text.
+std::unique_ptr<std::FILE, int (*)(std::FILE*)> open_input_file(const std::string& path);
+std::string read_text_file(const std::string& path);
+// The error parse_json_text gives for `text`, where a reader of its own (json_reader.h) found
+// one at `byte`; `what` is the message should nlohmann accept the text.
+[[noreturn]] void throw_json_syntax_error(const std::string& text, const std::string& file, std::uint64_t byte,
+                                          const std::string& what);
 
 // A node of a parsed document together with where it is, for validating readers: every
 // accessor checks the type and throws "<file>: <pointer>: <what>" when it is wrong.
@@ -35,6 +44,8 @@ class JsonAt {
   std::optional<JsonAt> find(const std::string& key) const;  // absent or null: nullopt
   std::vector<std::pair<std::string, JsonAt>> members() const;  // requires an object
   std::vector<JsonAt> items() const;                     // requires an array
+  std::size_t size() const;                              // of an array
+  JsonAt item(std::size_t index) const;                  // of an array, index < size()
 
   std::string str() const;
   double num() const;  // any finite number

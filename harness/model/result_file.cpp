@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/model/run_stream.h"
 #include "harness/model/stats.h"
 
 namespace gpubench {
@@ -59,7 +60,7 @@ void add_repetition(const Metric& metric, MetricParts& parts) {
 MetricResult merged(MetricParts& parts) {
   MetricResult& m = parts.merged;
   m.median = median_of(parts.repetition_medians);
-  m.repetition_medians = parts.repetition_medians;
+  m.repetition_medians = std::move(parts.repetition_medians);
   if (m.values.size() >= 2) {
     const Summary s = summarize(m.values);
     m.noise_pct = median_noise_pct(m.values);
@@ -120,7 +121,32 @@ void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
 
 }  // namespace
 
-ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
+namespace {
+
+// A run's benchmarks merged as their entries arrive, in the order of their first appearance.
+class MergedBenchmarks : public BenchResultSink {
+ public:
+  void add(BenchResult&& result) override { add_entry(result); }
+  void clear() override {
+    parts_.clear();
+    order_.clear();
+  }
+  void add_entry(const BenchResult& r) {
+    auto [it, fresh] = parts_.try_emplace(r.name);
+    if (fresh) {
+      order_.push_back(r.name);
+      it->second.result.name = r.name;
+    }
+    add_repetition(r, it->second);
+  }
+  ResultFile result_file(const RunDocument& doc, const std::string& path);
+
+ private:
+  std::map<std::string, BenchmarkParts> parts_;
+  std::vector<std::string> order_;
+};
+
+ResultFile MergedBenchmarks::result_file(const RunDocument& doc, const std::string& path) {
   ResultFile run;
   run.path = path;
   run.host_name = doc.host.host_name;
@@ -141,19 +167,8 @@ ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
   run.environment = doc.context.environment;
   run.complete = doc.complete;
   run.interrupted = doc.interrupted;
-
-  std::map<std::string, BenchmarkParts> parts;
-  std::vector<std::string> order;
-  for (const BenchResult& r : doc.results) {
-    auto [it, fresh] = parts.try_emplace(r.name);
-    if (fresh) {
-      order.push_back(r.name);
-      it->second.result.name = r.name;
-    }
-    add_repetition(r, it->second);
-  }
-  for (const std::string& name : order) {
-    BenchmarkParts& p = parts[name];
+  for (const std::string& name : order_) {
+    BenchmarkParts& p = parts_[name];
     if (p.result.ok()) {
       for (auto& [metric, metric_parts] : p.metrics) p.result.metrics[metric] = merged(metric_parts);
       if (p.result.primary_metric.empty() && !p.result.metrics.empty())
@@ -161,7 +176,16 @@ ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
     }
     run.put(std::move(p.result));
   }
+  clear();
   return run;
+}
+
+}  // namespace
+
+ResultFile result_file_of(const RunDocument& doc, const std::string& path) {
+  MergedBenchmarks benchmarks;
+  for (const BenchResult& r : doc.results) benchmarks.add_entry(r);
+  return benchmarks.result_file(doc, path);
 }
 
 ResultFile parse_result_document(const nlohmann::json& doc, const std::string& file) {
@@ -169,9 +193,15 @@ ResultFile parse_result_document(const nlohmann::json& doc, const std::string& f
 }
 
 ResultFile parse_result_text(const std::string& text, const std::string& file) {
-  return parse_result_document(parse_json_text(text, file), file);
+  MergedBenchmarks benchmarks;
+  const RunDocument doc = stream_run_text(text, file, benchmarks);
+  return benchmarks.result_file(doc, file);
 }
 
-ResultFile load_result_file(const std::string& path) { return result_file_of(load_run_document(path), path); }
+ResultFile load_result_file(const std::string& path) {
+  MergedBenchmarks benchmarks;
+  const RunDocument doc = stream_run_file(path, benchmarks);
+  return benchmarks.result_file(doc, path);
+}
 
 }  // namespace gpubench

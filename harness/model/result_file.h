@@ -88,8 +88,10 @@ struct ResultFile {
 
 // `path` labels the run in messages and reports: a file name or e.g. "(benchmark run)".
 ResultFile result_file_of(const RunDocument& document, const std::string& path);
-// read_run_document (or load_run_document) and then result_file_of.
+// read_run_document and then result_file_of.
 ResultFile parse_result_document(const nlohmann::json& doc, const std::string& file);
+// In one pass (run_stream.h), each entry merged as it is read: the same result, the same
+// errors, without the document's DOM or its RunDocument.
 ResultFile parse_result_text(const std::string& text, const std::string& file);
 ResultFile load_result_file(const std::string& path);
 

@@ -67,9 +67,18 @@ Metric read_metric(const JsonAt& metric, std::vector<std::string>& null_figures)
     better.fail("expected \"higher\" or \"lower\", found \"" + better.str() + "\"");
   m.higher_is_better = better.str() == "higher";
   m.unit = optional_string(metric, "unit");
-  if (auto values = metric.find("values"))
-    for (const JsonAt& v : values->items())
-      m.values.push_back(v.get().is_null() ? std::numeric_limits<double>::quiet_NaN() : v.num());
+  if (auto values = metric.find("values")) {
+    // The samples are most of a file: a JsonAt (and its pointer text) only for a bad one.
+    const std::size_t n = values->size();
+    m.values.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const json& v = values->get()[i];
+      const double number = v.is_number() ? v.get<double>() : 0;
+      if (v.is_null()) m.values.push_back(std::numeric_limits<double>::quiet_NaN());
+      else if (v.is_number() && std::isfinite(number)) m.values.push_back(number);
+      else m.values.push_back(values->item(i).num());
+    }
+  }
   if (!m.values.empty()) {
     if (null_member(metric, "median")) null_figures.push_back(metric.at("median").place());
   } else {

@@ -142,9 +142,8 @@ json to_json(const RunDocument& doc) {
   return {{"context", context_json(doc)}, {"benchmarks", benchmarks_json(doc.results)}};
 }
 
-RunDocument read_run_document(const json& document, const std::string& file) {
+RunDocument read_run_header(const JsonAt& root) {
   RunDocument doc;
-  const JsonAt root(document, file);
   const JsonAt context = root.at("context");
   const JsonAt g = context.at("gpubench");
   const JsonAt schema = g.at("schema");
@@ -159,13 +158,20 @@ RunDocument read_run_document(const json& document, const std::string& file) {
   // Files from before these fields were written are whole documents of finished runs.
   doc.complete = optional_bool(g, "complete").value_or(true);
   if (auto interrupted = g.find("interrupted")) doc.interrupted = interrupted->str();
-  for (const JsonAt& entry : root.at("benchmarks").items()) {
-    if (auto type = entry.find("run_type"); type && type->str() == "aggregate") continue;
-    doc.results.push_back(read_bench_result(entry));
-  }
   return doc;
 }
 
-RunDocument load_run_document(const std::string& path) { return read_run_document(read_json_file(path), path); }
+std::optional<BenchResult> read_run_entry(const JsonAt& entry) {
+  if (auto type = entry.find("run_type"); type && type->str() == "aggregate") return std::nullopt;
+  return read_bench_result(entry);
+}
+
+RunDocument read_run_document(const json& document, const std::string& file) {
+  const JsonAt root(document, file);
+  RunDocument doc = read_run_header(root);
+  for (const JsonAt& entry : root.at("benchmarks").items())
+    if (auto result = read_run_entry(entry)) doc.results.push_back(std::move(*result));
+  return doc;
+}
 
 }  // namespace gpubench

@@ -35,6 +35,9 @@ nlohmann::json to_json(const RunDocument& document);
 nlohmann::json context_json(const RunDocument& document);
 // Validates as it reads; a problem is UsageError{kExitBadInput, "<file>: <pointer>: <what>"}.
 RunDocument read_run_document(const nlohmann::json& document, const std::string& file);
-RunDocument load_run_document(const std::string& path);
+// The two halves of read_run_document, which the one-pass reader calls too: the document
+// without its results, and one entry of "benchmarks" (nullopt: an aggregate, derived data).
+RunDocument read_run_header(const JsonAt& root);
+std::optional<BenchResult> read_run_entry(const JsonAt& entry);
 
 }  // namespace gpubench
