@@ -8,6 +8,7 @@
 
 #include "harness/model/json_reader.h"
 #include "harness/model/result_file.h"
+#include "harness/model/run_stream.h"
 #include "tests/result_builder.h"
 #include "tests/test_support.h"
 

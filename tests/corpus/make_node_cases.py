@@ -71,8 +71,8 @@ def node_entries(solo, factors, shared):
     sums = [sum(v) for v in zip(*(e["gpubench"]["metrics"][primary]["values"] for e in entries))]
     g["metrics"] = {primary: summary(sums, g["metrics"][primary]["unit"], "higher")}
     total[primary] = g["metrics"][primary]["median"]
-    for key in ("peak", "peak_source", "pct_of_peak", "telemetry"):
-        g.pop(key, None)
+    # As the writer has it for a total: no peak and no telemetry of its own.
+    g.update({"peak": None, "peak_source": "", "pct_of_peak": None, "telemetry": {}})
     g["notes"] = {"node": {"gpus": [e["name"] for e in entries],
                            "summed": "per-sample sums of the GPUs' samples, started together"}}
     return entries + [total]
