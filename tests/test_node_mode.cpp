@@ -89,6 +89,15 @@ TEST_F(NodeModeTest, PlanNamesNodeFiguresAndPutsTheSoloReferenceFirst) {
   EXPECT_THROW(solo_reference_from("all", "solo_reference"), UsageError);
 }
 
+TEST_F(NodeModeTest, AFamilyWhoseRequirementIsUnmetStaysOneSkippedInstance) {
+  Instance skipped{solo.front().family, "unittest/node", {}, 0, {}};
+  skipped.skip_reason = "needs 2 GPUs, 1 selected";
+  const auto plan_of_skipped = node_mode_plan({skipped}, SoloReference::kEvery, 0);
+  ASSERT_EQ(plan_of_skipped.size(), 1u);
+  EXPECT_EQ(plan_of_skipped[0].name, "unittest/node");
+  EXPECT_EQ(plan_of_skipped[0].skip_reason, skipped.skip_reason);
+}
+
 TEST_F(NodeModeTest, SamplesStartTogetherStopTogetherAndOverlap) {
   bool poisoned = true;
   const auto results = run_node_group(node_case("healthy"), settings, context, 0, poisoned);

@@ -39,7 +39,9 @@ std::vector<Instance> node_mode_plan(const std::vector<Instance>& instances, Sol
     std::size_t end = begin;
     while (end < instances.size() && instances[end].family == instances[begin].family) ++end;
     const Family& family = *instances[begin].family;
-    if (!family.is_per_device()) {
+    // A family whose requirement is unmet is one skipped instance without axes: it stays as it is.
+    const bool unrunnable = end == begin + 1 && !instances[begin].skip_reason.empty();
+    if (!family.is_per_device() || unrunnable) {
       plan.insert(plan.end(), instances.begin() + begin, instances.begin() + end);
     } else {
       for (std::size_t i = begin; i < end; ++i) {
