@@ -174,7 +174,7 @@ class State {
     // notes.busy_pct: the samples' share of the wall time they were taken in. A power-capped GPU
     // clocks higher the more it idles between samples, so its figures depend on this share.
     double busy_pct = 0;
-    double cpu_s_per_op = 0;  // BenchResult::cpu_time_ns, in seconds
+    double cpu_share = 0;  // the process's CPU seconds per wall second while sampling
   };
   // `record`: whether record() calls during the samples keep their values.
   // `pending`, where given: how many samples `sample` has taken and not yet returned (a held
@@ -232,7 +232,7 @@ class State {
   std::vector<TimeMetric> time_metrics_;
   std::vector<double> op_seconds_;  // per-op time of each sample
   int ops_per_sample_ = 1;
-  double cpu_s_per_op_ = 0;
+  double cpu_share_ = 0;
   std::string primary_;
   std::function<void(cudaStream_t)> before_sample_;
   TelemetrySource telemetry_source_;
