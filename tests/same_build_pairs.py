@@ -27,7 +27,10 @@ def run_key(path):
         doc = json.load(f)
     gb = doc.get("context", {}).get("gpubench", {})
     gpus = gb.get("gpus") or [{}]
-    return gb.get("git_commit", ""), gpus[0].get("name", ""), preset_of(gb.get("command_line", ""))
+    # One build on one physical GPU: two H200s differ by up to 6 % in clock-bound figures
+    # (docs/notes.md, 2026-12-02 late), which is the GPU, not noise of the build.
+    uuids = ",".join(g.get("uuid", "") for g in gpus)
+    return gb.get("git_commit", ""), uuids, preset_of(gb.get("command_line", ""))
 
 
 def gpubench(exe, args):
