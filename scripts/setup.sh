@@ -10,11 +10,13 @@ tests=false
 [[ ${1:-} == --tests ]] && tests=true
 
 # MPI: the collective suite across processes and nodes; libnuma: host buffers on a chosen
-# NUMA node (loaded at run time).
-packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libopenmpi-dev openmpi-bin libnuma1)
+# NUMA node (loaded at run time); SQLite: the run history (gpubench history).
+packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libsqlite3-dev libopenmpi-dev openmpi-bin libnuma1)
 if $tests; then
   packages+=(libgtest-dev libgmock-dev python3 python3-scipy python3-prometheus-client
              python3-jsonschema  # docs/schema/ against every committed result (tests/schema_files.py)
+             python3-pandas      # the tidy CSV as pandas reads it (tests/csv_pandas.py)
+             prometheus          # promtool check metrics on the .prom outputs (tests/promtool_check.py)
              libbenchmark-tools  # Google Benchmark's compare.py reads our JSON (tests/test_gbench_compare.cpp)
              clang               # the libFuzzer targets (scripts/fuzz.sh)
              chromium)           # the HTML report's headless-browser test (tests/test_report_command.cpp)
