@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "harness/model/json_reader.h"
 #include "harness/model/result_file.h"
@@ -57,8 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<nlohmann::json> ours;
   try {
     JsonReader reader(text);
-    ours = reader.value(1);
-    reader.end();
+    nlohmann::json value = reader.value(1);
+    reader.end();  // content after the document refuses the whole text
+    ours = std::move(value);
   } catch (const JsonReadError& e) {
     too_deep = e.what == "nesting too deep";
   }

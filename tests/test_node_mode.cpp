@@ -13,7 +13,6 @@
 #include "harness/run/node_accounting.h"
 #include "harness/run/node_plan.h"
 #include "harness/run/runner.h"
-#include "harness/run/runner.h"
 
 namespace gpubench {
 namespace {
@@ -69,24 +68,37 @@ struct NodeModeTest : ::testing::Test {
   Context context;
 };
 
-TEST_F(NodeModeTest, PlanNamesNodeFiguresAndPutsTheSoloReferenceFirst) {
+TEST_F(NodeModeTest, PlanNamesNodeFiguresAndPutsEachPointsSoloReferenceFirst) {
   const auto first = node_mode_plan(solo, SoloReference::kFirst, 0);
-  ASSERT_EQ(first.size(), 4u + 12u);  // one solo pass on gpu0, then every GPU in node mode
+  ASSERT_EQ(first.size(), 4u + 12u);  // per point: a solo run on gpu0, then every GPU in node mode
   EXPECT_EQ(first[0].name, "unittest/node/case:healthy/gpu:gpu0");
-  EXPECT_EQ(first[4].name, "unittest/node/case:healthy/mode:node/gpu:gpu0");
-  EXPECT_EQ(first[4].params.to_json().dump(), R"({"case":"healthy","gpu":"gpu0","mode":"node"})");
-  EXPECT_EQ(first[4].params.values[1].first, "mode");  // before the GPU axis, as in the name
-  EXPECT_EQ(first[6].device, 2);
+  EXPECT_EQ(first[1].name, "unittest/node/case:healthy/mode:node/gpu:gpu0");
+  EXPECT_EQ(first[1].params.to_json().dump(), R"({"case":"healthy","gpu":"gpu0","mode":"node"})");
+  EXPECT_EQ(first[1].params.values[1].first, "mode");  // before the GPU axis, as in the name
+  EXPECT_EQ(first[3].device, 2);
+  EXPECT_EQ(first[4].name, "unittest/node/case:throws/gpu:gpu0");
   EXPECT_EQ(node_mode_plan(solo, SoloReference::kEvery, 0).size(), 12u + 12u);
   EXPECT_EQ(node_mode_plan(solo, SoloReference::kNone, 0).size(), 12u);
   std::vector<const Instance*> pointers;
   for (const Instance& instance : first) pointers.push_back(&instance);
   const auto groups = node_groups(pointers);
   ASSERT_EQ(groups.size(), 4u + 4u);  // each solo instance alone, each node point its 3 GPUs
-  EXPECT_EQ(groups[3].size(), 1u);
-  EXPECT_EQ(groups[4].size(), 3u);
-  EXPECT_EQ(groups[4][2]->name, "unittest/node/case:healthy/mode:node/gpu:gpu2");
+  EXPECT_EQ(groups[0].size(), 1u);
+  EXPECT_EQ(groups[1].size(), 3u);
+  EXPECT_EQ(groups[1][2]->name, "unittest/node/case:healthy/mode:node/gpu:gpu2");
   EXPECT_THROW(solo_reference_from("all", "solo_reference"), UsageError);
+}
+
+// Launch's process_streams:1 points need a worker that has made one stream: they come before the
+// :2 points in the family, and node mode keeps that order for the solo and the node runs.
+TEST_F(NodeModeTest, EveryReferenceKeepsTheFamilysPointOrder) {
+  const auto every = node_mode_plan(solo, SoloReference::kEvery, 0);
+  std::vector<std::string> cases;
+  for (const Instance& instance : every)
+    if (cases.empty() || cases.back() != instance.params.str("case")) cases.push_back(instance.params.str("case"));
+  EXPECT_EQ(cases, (std::vector<std::string>{"healthy", "throws", "hangs", "healthy_after"}));
+  EXPECT_FALSE(is_node_instance(every[2]));
+  EXPECT_TRUE(is_node_instance(every[3]));
 }
 
 TEST_F(NodeModeTest, AFamilyWhoseRequirementIsUnmetStaysOneSkippedInstance) {
@@ -166,7 +178,7 @@ TEST_F(NodeModeTest, AccountingAddsRatiosBridgesAndTheNodeTotal) {
   NodeAccounting accounting(context, {0, 1, 2});
   Recorded sink;
   plan = node_mode_plan(solo, SoloReference::kFirst, 0);
-  std::vector<const Instance*> pointers = {&plan[0], &plan[4], &plan[5], &plan[6]};
+  std::vector<const Instance*> pointers = {&plan[0], &plan[1], &plan[2], &plan[3]};
   ASSERT_EQ(run_in_process(pointers, settings, context, sink), InProcessEnd::kCompleted);
   std::vector<BenchResult> totals;
   for (BenchResult& result : sink.results) {

@@ -32,6 +32,13 @@ Instance node_instance(const Instance& instance) {
 
 bool is_node_instance(const Instance& instance) { return is_node_name(instance.name); }
 
+namespace {
+
+// The node total's name of a per-GPU instance: what its instances on every GPU share.
+std::string point_of(const Instance& instance) { return node_total_name_of(node_name_of(instance.name)); }
+
+}  // namespace
+
 std::vector<Instance> node_mode_plan(const std::vector<Instance>& instances, SoloReference reference,
                                      int first_device) {
   std::vector<Instance> plan;
@@ -43,15 +50,24 @@ std::vector<Instance> node_mode_plan(const std::vector<Instance>& instances, Sol
     const bool unrunnable = end == begin + 1 && !instances[begin].skip_reason.empty();
     if (!family.is_per_device() || unrunnable) {
       plan.insert(plan.end(), instances.begin() + begin, instances.begin() + end);
-    } else {
-      for (std::size_t i = begin; i < end; ++i) {
+      begin = end;
+      continue;
+    }
+    // Point by point, in the family's order: a family that orders its points (launch's
+    // process_streams:1 before :2, in a worker that has made one stream) keeps that order for
+    // the solo and the node runs alike.
+    for (std::size_t point = begin; point < end;) {
+      std::size_t point_end = point;
+      while (point_end < end && point_of(instances[point_end]) == point_of(instances[point])) ++point_end;
+      for (std::size_t i = point; i < point_end; ++i) {
         const Instance& instance = instances[i];
         const bool solo = instance.skip_reason.empty() &&
                           (reference == SoloReference::kEvery ||
                            (reference == SoloReference::kFirst && instance.device == first_device));
         if (solo) plan.push_back(instance);
       }
-      for (std::size_t i = begin; i < end; ++i) plan.push_back(node_instance(instances[i]));
+      for (std::size_t i = point; i < point_end; ++i) plan.push_back(node_instance(instances[i]));
+      point = point_end;
     }
     begin = end;
   }

@@ -1,7 +1,7 @@
 #pragma once
 // The plan of a node-mode run (--concurrent): each per-GPU family's instances renamed with
 // `mode:node` (harness/model/node_figures.h) and run as node groups, the instances of one
-// benchmark point on every selected GPU at once; before them, where asked, the solo runs the
+// benchmark point on every selected GPU at once; before each, where asked, the solo runs the
 // concurrent figures are held against.
 #include <string>
 #include <vector>
@@ -10,7 +10,7 @@
 
 namespace gpubench {
 
-// Which solo figures a node-mode run measures before each family's node groups.
+// Which solo figures a node-mode run measures before each point's node group.
 enum class SoloReference {
   kNone,   // none: no ratios in the run
   kFirst,  // the first selected GPU's: every GPU's ratio is to it (one solo pass, whatever the GPU count)
@@ -24,9 +24,9 @@ const char* to_string(SoloReference reference);
 Instance node_instance(const Instance& instance);
 bool is_node_instance(const Instance& instance);
 
-// The plan `instances` (in run order) becomes in node mode: per family, the solo reference
-// instances first, then the node instances; families that are not per-GPU, or skipped
-// instances, unchanged. `first_device`: the first selected GPU.
+// The plan `instances` (in run order) becomes in node mode: per benchmark point, the solo
+// reference instances first, then the point's node instances; families that are not per-GPU,
+// or skipped instances, unchanged. `first_device`: the first selected GPU.
 std::vector<Instance> node_mode_plan(const std::vector<Instance>& instances, SoloReference reference,
                                      int first_device);
 
