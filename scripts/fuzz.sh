@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/) with clang and runs each for SECONDS (default 120).
-#   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh [SECONDS [TARGET...]]   TARGET: result_loader, compare_pair, ... (default all)
 # The corpus grows in build-fuzz/corpus/<loader>, seeded from fuzz/corpus/<loader> plus the
 # real files: results/, configs/baselines/, configs/tolerance.json, configs/acceptance/. A crash leaves its input
 # in build-fuzz/artifacts/ and makes this script exit non-zero; replay it with
@@ -16,6 +16,7 @@ cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/nu
 # A target's corpus and log are named by what it reads: the four loaders, compare_pair (two
 # result files joined by a NUL byte) and json_reader (result files, read in one pass and whole).
 targets=(result_loader baseline_loader tolerance_loader config_loader compare_pair json_reader)
+[ $# -gt 1 ] && targets=("${@:2}")
 ninja -C "$build" -j "${GPUBENCH_FUZZ_JOBS:-2}" $(printf 'fuzz_%s ' "${targets[@]}")
 
 mkdir -p "$build/artifacts"
