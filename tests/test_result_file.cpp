@@ -118,6 +118,25 @@ TEST(ResultFile, NullFiguresAreKeptForTheGate) {
   EXPECT_TRUE(run.find("memory/stream/op:copy")->null_figures.empty());
 }
 
+// Node mode's causes travel with the figure to the verdict; notes of another shape do not stop
+// the run from being read.
+TEST(ResultFile, NodeCausesAreReadBesideTheConcurrentFigure) {
+  const std::string node = std::string(kTriad) + "/mode:node/gpu:gpu1";
+  ResultBuilder b;
+  for (int rep : {0, 1}) {
+    b.bench(node, "bandwidth_gbps", samples(4000, 1, 4), true, rep, 2);
+    b.last()["gpubench"]["notes"]["node"] = {{"shares_pcie_bridge_with", {{"gpu0", "0000:15:00.0"}, {"gpu2", 7}}},
+                                             {"sm_clock_drop_pct", rep == 0 ? 12.0 : 28.5}};
+  }
+  b.bench(std::string(kTriad) + "/mode:node/gpu:gpu2", "bandwidth_gbps", samples(4000, 1, 4));
+  b.last()["gpubench"]["notes"]["node"] = "damaged";
+  const ResultFile run = b.parse();
+  const BenchmarkResult& r = *run.find(node);
+  EXPECT_EQ(r.shares_pcie_bridge_with, (std::map<std::string, std::string>{{"gpu0", "0000:15:00.0"}}));
+  EXPECT_EQ(r.node_causes(), "shares PCIe bridge 0000:15:00.0 with gpu0; SM clock 28.5% lower than alone");
+  EXPECT_EQ(run.find(std::string(kTriad) + "/mode:node/gpu:gpu2")->node_causes(), "");
+}
+
 TEST(ResultFile, KeepsWhatTheGateNeedsOfTheDocument) {
   ResultBuilder b;
   b.gpubench_context()["complete"] = false;

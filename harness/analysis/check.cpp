@@ -104,6 +104,8 @@ CheckLine evaluate(const Baseline& baseline, const Target& t) {
                 : line.margin_pct && *line.margin_pct < warn ? LineResult::kWarn
                                                              : LineResult::kPass;
   if (b.throttled) line.note += std::string(line.note.empty() ? "" : "; ") + "measured throttled";
+  if (const std::string causes = b.node_causes(); !causes.empty() && line.result != LineResult::kPass)
+    line.note += (line.note.empty() ? "" : "; ") + causes;
   return line;
 }
 

@@ -5,6 +5,7 @@
 
 #include "harness/model/run_stream.h"
 #include "harness/model/stats.h"
+#include "harness/model/text_table.h"
 
 namespace gpubench {
 
@@ -21,6 +22,16 @@ void ResultFile::put(BenchmarkResult benchmark) {
   }
   index_[benchmark.name] = benchmarks.size();
   benchmarks.push_back(std::move(benchmark));
+}
+
+std::string BenchmarkResult::node_causes() const {
+  std::string text;
+  for (const auto& [gpu, bridge] : shares_pcie_bridge_with)
+    text += (text.empty() ? "" : "; ") + std::string("shares PCIe bridge ") + bridge + " with " + gpu;
+  if (sm_clock_drop_pct && *sm_clock_drop_pct > 0)
+    text += (text.empty() ? "" : "; ") + std::string("SM clock ") + format_number(*sm_clock_drop_pct, 3) +
+            "% lower than alone";
+  return text;
 }
 
 std::string UnjudgeableReason::line() const {
@@ -92,6 +103,19 @@ void fail_unverified(const BenchResult& r, BenchmarkResult& b) {
   b.plausibility_factor = r.plausibility_factor;
 }
 
+// notes.node's causes; a note of another shape is not a verdict's business and is passed over.
+void add_node_causes(const nlohmann::json& notes, BenchmarkResult& b) {
+  const auto node = notes.find("node");
+  if (node == notes.end() || !node->is_object()) return;
+  const auto shared = node->find("shares_pcie_bridge_with");
+  if (shared != node->end() && shared->is_object())
+    for (const auto& [gpu, bridge] : shared->items())
+      if (bridge.is_string()) b.shares_pcie_bridge_with[gpu] = bridge.get<std::string>();
+  const auto drop = node->find("sm_clock_drop_pct");
+  if (drop != node->end() && drop->is_number() && std::isfinite(drop->get<double>()))
+    b.sm_clock_drop_pct = std::max(b.sm_clock_drop_pct.value_or(drop->get<double>()), drop->get<double>());
+}
+
 void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
   BenchmarkResult& b = parts.result;
   ++b.repetitions;
@@ -113,6 +137,7 @@ void add_repetition(const BenchResult& r, BenchmarkParts& parts) {
         b.throttle_reasons.push_back(text);
     }
   add_choice(r.choice, b.choices);
+  if (r.notes.is_object()) add_node_causes(r.notes, b);
   fail_unverified(r, b);
   if (r.status == Status::kOk)
     for (const auto& [name, metric] : r.metrics) add_repetition(metric, parts.metrics[name]);

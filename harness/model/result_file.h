@@ -45,7 +45,14 @@ struct BenchmarkResult {
   std::vector<std::string> null_figures;   // BenchResult::null_figures of its ok entries
   // What a tuned family chose (gpubench.choice): the distinct choices of its repetitions.
   std::vector<TunedChoice> choices;
+  // Node mode's causes beside a concurrent figure (notes.node): the GPUs this one shares a PCIe
+  // bridge with (GPU -> bridge) and how much lower its SM clock ran than alone (the largest
+  // drop of its repetitions), so that a verdict on its ratio names a shared path or a clock.
+  std::map<std::string, std::string> shares_pcie_bridge_with;
+  std::optional<double> sm_clock_drop_pct;
   bool ok() const { return status == Status::kOk; }
+  // "shares PCIe bridge 0000:10:00.0 with gpu0; SM clock 25% lower than alone", or empty.
+  std::string node_causes() const;
 };
 
 // One reason why a run, or one benchmark of it, cannot be judged (harness/analysis/judgeable.h

@@ -109,6 +109,8 @@ def write_case(folder, factors, shared=False, throttled_gpu=None):
             t["sm_clock_mhz"] = {"max": 1980.0, "median": 1410.0, "min": 1305.0}
             t["throttle_reasons"] = ["sw_power_cap", "hw_thermal_slowdown"]
             t["throttled"] = True
+            solo_clock = firsts[point + "/gpu:gpu0"]["gpubench"]["telemetry"]["sm_clock_mhz"]["median"]
+            node[throttled_gpu]["gpubench"]["notes"]["node"]["sm_clock_drop_pct"] = 100 * (1 - 1410.0 / solo_clock)
         benchmarks += node
     run["benchmarks"] = benchmarks
     out = os.path.join(HERE, folder)
