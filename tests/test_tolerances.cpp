@@ -130,6 +130,23 @@ TEST(Tolerances, MinChangeWidensTheThresholdByTheFiguresNoise) {
                    "/families/launch~1graph/min_change/x_us: a min_change is a change >= 0");
 }
 
+// A node-mode figure measures what its solo figure does: without an entry of its own it takes
+// the solo entry; a node total, whose sum spreads up to N times as far, its min_change times N.
+TEST(Tolerances, NodeFiguresBorrowTheirSoloFiguresEntry) {
+  const Tolerances t = tolerances_of(R"({"default_pct": 3,
+      "patterns": {"launch/event/op:record/gpu:*": {"pct": 4, "min_change": {"record_us": 0.278}},
+                   "memory/stream/op:triad/gpu:*": {"pct": 2, "min_change": {"bandwidth_gbps": 50}},
+                   "memory/stream/op:triad/mode:node/gpu:gpu3": 9}})");
+  EXPECT_EQ(t.pct_for(benchmark("launch/event/op:record/mode:node/gpu:gpu5"), "record_us", 3), 4);
+  EXPECT_DOUBLE_EQ(t.min_change_for(benchmark("launch/event/op:record/mode:node/gpu:gpu5"), "record_us"), 0.278);
+  EXPECT_EQ(t.pct_for(benchmark("memory/stream/op:triad/mode:node/gpu:gpu3"), "bandwidth_gbps", 3), 9);
+  BenchmarkResult total = benchmark("memory/stream/op:triad/mode:node/gpu:all");
+  total.node_gpus = 8;
+  EXPECT_EQ(t.pct_for(total, "bandwidth_gbps", 3), 2);
+  EXPECT_DOUBLE_EQ(t.min_change_for(total, "bandwidth_gbps"), 400);
+  EXPECT_EQ(t.pct_for(benchmark("memory/stream/op:copy/mode:node/gpu:gpu0"), "bandwidth_gbps", 3), 3);
+}
+
 TEST(Tolerances, DerivedFromRecordsTheRunsAndRoundTrips) {
   const Tolerances t = tolerances_of(R"({"description": "d", "derived_from": {"runs": 2, "files": [
       {"file": "results/h200/a.json", "date": "2026-12-01T12:42:59+0000", "git_commit": "4bd851f0c753",

@@ -10,6 +10,7 @@
 #include "harness/analysis/gpu_names.h"
 #include "harness/analysis/run_inventory.h"
 #include "harness/model/config_files.h"
+#include "harness/model/node_figures.h"
 
 namespace gpubench {
 namespace {
@@ -130,11 +131,36 @@ Tolerances load_tolerances(const std::string& path) {
 
 namespace {
 
+// The entry under "names" of `name`: exact, else with GPU placeholders.
+const Tolerances::Scope* name_scope(const Tolerances& t, const std::string& name) {
+  if (auto it = t.names.find(name); it != t.names.end()) return &it->second;
+  if (auto it = t.names.find(generalise_gpu_name(name, nullptr)); it != t.names.end()) return &it->second;
+  return nullptr;
+}
+
+// The scopes that may hold a benchmark's threshold, most specific first, and the factor on
+// their min_change.
+struct Lookup {
+  std::array<const Tolerances::Scope*, 3> scopes{};
+  double change_scale = 1;
+};
+
 // The benchmark's entry under "patterns": exact name, name with GPU placeholders, longest glob.
-const Tolerances::Scope* pattern_scope(const Tolerances& t, const BenchmarkResult& b) {
-  if (auto it = t.names.find(b.name); it != t.names.end()) return &it->second;
-  if (!t.names.empty())
-    if (auto it = t.names.find(generalise_gpu_name(b.name, nullptr)); it != t.names.end()) return &it->second;
+// A node-mode figure without an entry of its own borrows its solo figure's: on a healthy node
+// it measures the same quantity with the same noise (it is still compared only with node
+// figures). A node total's summed rate is up to N times the spread of one GPU's, so its
+// borrowed min_change is scaled by its GPU count.
+const Tolerances::Scope* pattern_scope(const Tolerances& t, const BenchmarkResult& b, double& change_scale) {
+  if (!t.names.empty()) {
+    if (const Tolerances::Scope* own = name_scope(t, b.name)) return own;
+    if (is_node_name(b.name)) {
+      const bool total = gpu_of_name(b.name) == "all";
+      if (const Tolerances::Scope* solo = name_scope(t, solo_name_of(b.name, total ? "gpu0" : ""))) {
+        if (total) change_scale = static_cast<double>(std::max<std::size_t>(1, b.node_gpus));
+        return solo;
+      }
+    }
+  }
   const std::pair<const std::string, Tolerances::Scope>* longest = nullptr;
   for (const auto& entry : t.patterns)
     if (fnmatch(entry.first.c_str(), b.name.c_str(), 0) == 0 && (!longest || entry.first.size() > longest->first.size()))
@@ -147,14 +173,15 @@ const Tolerances::Scope* find_scope(const std::map<std::string, Tolerances::Scop
   return it == scopes.end() ? nullptr : &it->second;
 }
 
-// The scopes that may hold a benchmark's threshold, most specific first.
-using Scopes = std::array<const Tolerances::Scope*, 3>;
-Scopes scopes_for(const Tolerances& t, const BenchmarkResult& b) {
-  return {pattern_scope(t, b), find_scope(t.families, b.family), find_scope(t.suites, b.suite)};
+Lookup scopes_for(const Tolerances& t, const BenchmarkResult& b) {
+  Lookup lookup;
+  lookup.scopes = {pattern_scope(t, b, lookup.change_scale), find_scope(t.families, b.family),
+                   find_scope(t.suites, b.suite)};
+  return lookup;
 }
 
-double pct_in(const Tolerances& t, const Scopes& scopes, const std::string& metric, double fallback) {
-  for (const Tolerances::Scope* scope : scopes) {
+double pct_in(const Tolerances& t, const Lookup& lookup, const std::string& metric, double fallback) {
+  for (const Tolerances::Scope* scope : lookup.scopes) {
     if (!scope) continue;
     if (auto m = scope->metrics.find(metric); m != scope->metrics.end()) return m->second;
     if (scope->pct) return *scope->pct;
@@ -164,10 +191,11 @@ double pct_in(const Tolerances& t, const Scopes& scopes, const std::string& metr
   return t.default_pct.value_or(fallback);
 }
 
-double min_change_in(const Scopes& scopes, const std::string& metric) {
-  for (const Tolerances::Scope* scope : scopes)
+double min_change_in(const Lookup& lookup, const std::string& metric) {
+  for (const Tolerances::Scope* scope : lookup.scopes)
     if (scope)
-      if (auto it = scope->min_change.find(metric); it != scope->min_change.end()) return it->second;
+      if (auto it = scope->min_change.find(metric); it != scope->min_change.end())
+        return it->second * lookup.change_scale;
   return 0;
 }
 
@@ -183,9 +211,9 @@ double Tolerances::min_change_for(const BenchmarkResult& benchmark, const std::s
 
 double Tolerances::threshold_for(const BenchmarkResult& benchmark, const std::string& metric, double reference,
                                  bool in_points, double fallback) const {
-  const Scopes scopes = scopes_for(*this, benchmark);
-  const double pct = pct_in(*this, scopes, metric, fallback);
-  const double change = min_change_in(scopes, metric);
+  const Lookup lookup = scopes_for(*this, benchmark);
+  const double pct = pct_in(*this, lookup, metric, fallback);
+  const double change = min_change_in(lookup, metric);
   if (change <= 0) return pct;
   if (in_points) return std::max(pct, change);
   // From a reference of 0 any change is infinite: min_change cannot widen it further.

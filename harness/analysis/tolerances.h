@@ -17,7 +17,9 @@ namespace gpubench {
 // quiet while a doubled cost, which moves it by the whole figure, is still caught.
 // Lookup, most specific first: the benchmark's entry under "patterns" (its exact name, else
 // its name with GPU placeholders, gpu:* standing for every GPU as in baselines, else the
-// longest matching fnmatch glob), then family, suite, metric, file default, command line.
+// longest matching fnmatch glob; a node-mode figure without an entry of its own takes its solo
+// figure's, a node total's min_change times its GPU count), then family, suite, metric, file
+// default, command line.
 struct Tolerances {
   struct Scope {
     std::optional<double> pct;

@@ -111,6 +111,8 @@ void add_node_causes(const nlohmann::json& notes, BenchmarkResult& b) {
   if (shared != node->end() && shared->is_object())
     for (const auto& [gpu, bridge] : shared->items())
       if (bridge.is_string()) b.shares_pcie_bridge_with[gpu] = bridge.get<std::string>();
+  const auto gpus = node->find("gpus");
+  if (gpus != node->end() && gpus->is_array()) b.node_gpus = std::max(b.node_gpus, gpus->size());
   const auto drop = node->find("sm_clock_drop_pct");
   if (drop != node->end() && drop->is_number() && std::isfinite(drop->get<double>()))
     b.sm_clock_drop_pct = std::max(b.sm_clock_drop_pct.value_or(drop->get<double>()), drop->get<double>());

@@ -50,6 +50,7 @@ struct BenchmarkResult {
   // drop of its repetitions), so that a verdict on its ratio names a shared path or a clock.
   std::map<std::string, std::string> shares_pcie_bridge_with;
   std::optional<double> sm_clock_drop_pct;
+  std::size_t node_gpus = 0;  // how many GPUs ran together (notes.node.gpus), 0 where not read
   bool ok() const { return status == Status::kOk; }
   // "shares PCIe bridge 0000:10:00.0 with gpu0; SM clock 25% lower than alone", or empty.
   std::string node_causes() const;
