@@ -64,7 +64,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const JsonReadError& e) {
     too_deep = e.what == "nesting too deep";
   }
-  const nlohmann::json theirs = nlohmann::json::parse(text, nullptr, false);
+  // nlohmann stops at a NUL byte; JSON text has none (parse_json_text refuses it).
+  const nlohmann::json theirs = text.find('\0') == std::string::npos ? nlohmann::json::parse(text, nullptr, false)
+                                                                       : nlohmann::json(nlohmann::json::value_t::discarded);
   if (!too_deep && ours.has_value() == theirs.is_discarded()) mismatch("accepted by one reader only");
   if (ours && *ours != theirs) mismatch("different values");
   if (too_deep) return 0;  // the DOM path would recurse into it

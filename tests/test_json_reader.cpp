@@ -142,6 +142,18 @@ TEST(RunStream, TruncatedAnywhereGivesTheDomPathsError) {
     expect_same_error(text.substr(0, text.size() * static_cast<std::size_t>(seventh) / 7), "f.json: byte ");
 }
 
+// A file that a crash left half-written can end in zeros, and nlohmann's lexer stops at a NUL
+// byte: a whole document followed by zeros (and whatever came after) is damaged, for both paths
+// and for every file read through parse_json_text (baselines, tolerances, presets).
+TEST(RunStream, ZerosAfterTheDocumentAreDamageForBothPaths) {
+  const std::string text = two_benchmark_run();
+  const std::string zeros = text + std::string(64, '\0') + "{\"b\"";
+  const std::string nul_at = "f.json: byte " + std::to_string(text.size()) + ": a NUL byte";
+  expect_same_error(zeros, nul_at);
+  testing::expect_bad_input([&] { parse_json_text(zeros, "f.json"); }, nul_at);
+  testing::expect_bad_input([] { parse_json_text(std::string("2\0", 2), "f.json"); }, "f.json: byte 1: a NUL byte");
+}
+
 TEST(RunStream, ContentErrorsAndTheirPrecedenceAreTheDomPaths) {
   nlohmann::json doc = nlohmann::json::parse(two_benchmark_run());
   auto with = [&](const std::function<void(nlohmann::json&)>& change) {

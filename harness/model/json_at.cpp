@@ -88,12 +88,27 @@ auto translated_errors(const std::string& text, const std::string& file, Parse p
 
 }  // namespace
 
+namespace {
+
+// nlohmann's lexer takes a NUL byte for the end of the text, so "{...}" followed by the zeros
+// of a file a crash left half-written would read as whole. JSON text has no NUL anywhere.
+void refuse_nul_bytes(const std::string& text, const std::string& file) {
+  const std::size_t at = text.find('\0');
+  if (at != std::string::npos)
+    throw UsageError{kExitBadInput, file + ": byte " + std::to_string(at) +
+                                        ": a NUL byte, which JSON text cannot hold (a damaged or zero-filled file)"};
+}
+
+}  // namespace
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& file) {
+  refuse_nul_bytes(text, file);
   return translated_errors(text, file, [&] { return nlohmann::json::parse(text); });
 }
 
 void throw_json_syntax_error(const std::string& text, const std::string& file, std::uint64_t byte,
                              const std::string& what) {
+  refuse_nul_bytes(text, file);
   translated_errors(text, file, [&] {
     DiscardingSax sax;
     return nlohmann::json::sax_parse(text, &sax);
