@@ -19,6 +19,7 @@ if $tests; then
              prometheus          # promtool check metrics on the .prom outputs (tests/promtool_check.py)
              libbenchmark-tools  # Google Benchmark's compare.py reads our JSON (tests/test_gbench_compare.cpp)
              clang               # the libFuzzer targets (scripts/fuzz.sh)
+             lintian             # the Debian package's findings (tests/package_deb.sh)
              chromium)           # the HTML report's headless-browser test (tests/test_report_command.cpp)
 fi
 missing=()
