@@ -137,12 +137,14 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   if (visible > 0 && !context.nvml_available)
     std::fprintf(stderr, "gpubench: note: NVML unavailable (%s): no link, clock or throttle data\n",
                  context.nvml_error.c_str());
-  // Without a GPU, expand as if there were one, so that the filter decides whether the
-  // selection needed one (exit 3) or selected nothing (exit 2).
-  // Without a GPU the indices cannot be checked, but a malformed --devices is still bad usage.
-  if (visible == 0 && options.devices != "all") parse_devices(options.devices, std::numeric_limits<int>::max());
+  // Without a GPU, expand as if there were the GPUs named (one for "all"), so that the filter
+  // decides whether the selection needed one (exit 3) or selected nothing (exit 2), and so that
+  // CPU-only families (selftest) run node mode's lanes on simulated GPUs. The indices cannot be
+  // checked, but a malformed --devices is still bad usage.
   ExpandOptions expand = expansion_of(config);
-  expand.devices = visible > 0 ? parse_devices(options.devices, visible) : std::vector<int>{0};
+  expand.devices = visible > 0                 ? parse_devices(options.devices, visible)
+                   : options.devices != "all" ? parse_devices(options.devices, std::numeric_limits<int>::max())
+                                              : std::vector<int>{0};
   expand.quick = options.quick;
   expand.context = &context;
   settings.devices = expand.devices;
