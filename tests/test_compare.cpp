@@ -173,6 +173,17 @@ TEST(Compare, TimeBehindThePrimaryMetricIsNotComparedTwice) {
   for (const auto& row : c.rows) EXPECT_NE(row.metric, "time_us");
 }
 
+// A node figure's solo_ratio divides it by a solo figure that compare judges on its own.
+TEST(Compare, TheSoloRatioOfANodeFigureIsNotComparedAgain) {
+  const std::string node = std::string(kTriad) + "/mode:node/gpu:gpu0";
+  ResultBuilder base, now;
+  base.bench(node, "bandwidth_gbps", samples(4000, 1, 10)).metric_of_last("solo_ratio", {1.0}, true);
+  now.bench(node, "bandwidth_gbps", samples(4000, 1, 10)).metric_of_last("solo_ratio", {0.6}, true);
+  const Comparison c = compare_runs(base.parse(), now.parse(), {});
+  EXPECT_EQ(row_for(c, node, "bandwidth_gbps").verdict, Verdict::kSame);
+  for (const auto& row : c.rows) EXPECT_NE(row.metric, "solo_ratio");
+}
+
 TEST(Compare, RepetitionsUseTheMedianOfMediansAndPoolSamples) {
   ResultBuilder b;
   b.bench(kTriad, "bandwidth_gbps", samples(100, 1, 5), true, 0, 3);

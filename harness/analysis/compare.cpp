@@ -8,6 +8,7 @@
 
 #include "harness/analysis/judgeable.h"
 #include "harness/analysis/mann_whitney.h"
+#include "harness/model/node_figures.h"
 #include "harness/model/text_table.h"
 
 namespace gpubench {
@@ -190,7 +191,12 @@ std::string status_note(const char* side, const BenchmarkResult& b) {
 // time_us is the per-operation time that the primary metric (bandwidth, flops, latency) is
 // derived from: comparing it too would double every line and, since -35 % bandwidth reads
 // +54 % time, judge the same change twice on different scales.
-bool is_derived_time(const BenchmarkResult& r, const std::string& metric) {
+// solo_ratio is a node figure over a solo figure of the same run, and compare judges both of
+// them on their own: judging their ratio too would count the noise of each twice (a host-side
+// cost that moves 30 % between processes moves the ratio by up to 60 %). Its floor is the
+// baseline's business (check).
+bool is_derived_figure(const BenchmarkResult& r, const std::string& metric) {
+  if (metric == kSoloRatioMetric) return true;
   return metric == "time_us" && r.primary_metric != "time_us" && r.metrics.count(r.primary_metric);
 }
 
@@ -206,7 +212,7 @@ void compare_pair(const BenchmarkResult& b, const BenchmarkResult& n,
     rows.push_back(benchmark_row(n, Verdict::kNew, status_note("base", b)));
   } else {
     for (const auto& [metric, m] : n.metrics) {
-      if (is_derived_time(n, metric)) continue;
+      if (is_derived_figure(n, metric)) continue;
       if (b.metrics.count(metric)) {
         rows.push_back(metric_row(b, n, metric, options));
         continue;
@@ -215,7 +221,7 @@ void compare_pair(const BenchmarkResult& b, const BenchmarkResult& n,
       rows.back().metric = metric;
     }
     for (const auto& [metric, m] : b.metrics)
-      if (!n.metrics.count(metric) && !is_derived_time(b, metric)) {
+      if (!n.metrics.count(metric) && !is_derived_figure(b, metric)) {
         rows.push_back(benchmark_row(n, Verdict::kMissing, "metric not in new"));
         rows.back().metric = metric;
       }

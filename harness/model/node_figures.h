@@ -42,6 +42,9 @@ bool is_summed_metric(const Metric& metric);
 // Empty without summed metrics.
 std::optional<BenchResult> node_total(const std::vector<BenchResult>& gpus);
 
+// The metric a node figure carries its concurrent-to-solo ratio in.
+inline constexpr const char* kSoloRatioMetric = "solo_ratio";
+
 // The concurrent-to-solo ratio of the primary metric: 1 as fast as alone, 0.5 half the rate
 // (solo/node for a metric where lower is better). Empty where either is not ok or has no figure.
 std::optional<double> solo_ratio(const BenchResult& node, const BenchResult& solo);

@@ -30,7 +30,7 @@ void NodeAccounting::annotate(BenchResult& result) {
   node["solo_reference"] = solo->first.first;
   // A metric, so that a baseline floors it as any figure (check names the GPU whose ratio fails).
   if (const auto ratio = solo_ratio(result, solo->second))
-    result.metrics["solo_ratio"] = Metric{"ratio", true, {*ratio}, std::nullopt};
+    result.metrics[kSoloRatioMetric] = Metric{"ratio", true, {*ratio}, std::nullopt};
   if (const auto drop = sm_clock_drop_pct(result, solo->second)) node["sm_clock_drop_pct"] = *drop;
 }
 
