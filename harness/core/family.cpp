@@ -137,7 +137,8 @@ Family& Family::needs_cc(int major, int minor) {
 }
 
 Family& Family::needs_library(std::string name) {
-  shared_library(name);  // an unknown name is a declaration error, found at start-up
+  // An unknown name is a declaration error, found at start-up; the library loads when needed.
+  if (!is_known_library(name)) throw std::logic_error("unknown library '" + name + "'");
   libraries_.push_back(std::move(name));
   return *this;
 }

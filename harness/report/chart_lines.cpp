@@ -47,21 +47,25 @@ bool joined(const ChartPoint& a, const ChartPoint& b, const Joins& j) {
 
 }  // namespace
 
-std::vector<std::vector<std::size_t>> joined_runs(const Chart& chart, std::size_t series, bool log_x) {
-  const Joins joins = joins_of(chart, log_x);
-  const std::vector<ChartPoint>& points = chart.series[series].points;
-  std::vector<std::vector<std::size_t>> runs;
-  std::vector<std::size_t> run;
-  auto flush = [&] {
-    if (run.size() > 1) runs.push_back(run);
-    run.clear();
-  };
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (i > 0 && !joined(points[i - 1], points[i], joins)) flush();
-    if (points[i].mark != PointMark::kFailed) run.push_back(i);
+std::vector<std::vector<std::vector<std::size_t>>> joined_runs(const Chart& chart, bool log_x) {
+  const Joins joins = joins_of(chart, log_x);  // once per chart: a history chart has 10 series of 1000 nights
+  std::vector<std::vector<std::vector<std::size_t>>> all;
+  for (const ChartSeries& series : chart.series) {
+    const std::vector<ChartPoint>& points = series.points;
+    std::vector<std::vector<std::size_t>> runs;
+    std::vector<std::size_t> run;
+    auto flush = [&] {
+      if (run.size() > 1) runs.push_back(run);
+      run.clear();
+    };
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (i > 0 && !joined(points[i - 1], points[i], joins)) flush();
+      if (points[i].mark != PointMark::kFailed) run.push_back(i);
+    }
+    flush();
+    all.push_back(std::move(runs));
   }
-  flush();
-  return runs;
+  return all;
 }
 
 }  // namespace gpubench

@@ -15,11 +15,11 @@ namespace gpubench {
 // that nothing measured resolves, and a line would draw figures in between that were never seen.
 constexpr double kCliffFactor = 2;
 
-// Runs of indices into chart.series[series].points, each of two or more points to join with
-// one line. Consecutive points are joined where both have a figure, no series of the chart
+// For each series of the chart, the runs of indices into its points, each of two or more
+// points to join with one line. Consecutive points are joined where both have a figure, no series of the chart
 // measured (or failed) an x between them (a gap), no x marker lies between them (the L2 size:
 // a cache cliff), the step is one a sweep takes (`log_x`: at most 16x; linear: at most four
 // times the chart's finest step), and the figures are within kCliffFactor of each other.
-std::vector<std::vector<std::size_t>> joined_runs(const Chart& chart, std::size_t series, bool log_x);
+std::vector<std::vector<std::vector<std::size_t>>> joined_runs(const Chart& chart, bool log_x);
 
 }  // namespace gpubench

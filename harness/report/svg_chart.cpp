@@ -247,10 +247,11 @@ std::string series_group(const ChartSeries& s, std::size_t index) {
 }
 
 // The series' lines, one polyline per run of joined points (chart_lines.h).
-std::string series_lines(const Chart& chart, std::size_t index, const Frame& frame) {
+std::string series_lines(const Chart& chart, std::size_t index, const std::vector<std::vector<std::size_t>>& runs,
+                         const Frame& frame) {
   const ChartSeries& s = chart.series[index];
   std::string out;
-  for (const std::vector<std::size_t>& run : joined_runs(chart, index, frame.x.log)) {
+  for (const std::vector<std::size_t>& run : runs) {
     std::string path;
     for (std::size_t i : run) path += (path.empty() ? "" : " ") + fixed(frame.x_of(s.points[i].x)) + "," + fixed(frame.y_of(s.points[i].y));
     out += "<polyline fill=\"none\" stroke=\"" + std::string(colour_of(s.colour)) + "\" stroke-width=\"2\"" +
@@ -299,8 +300,10 @@ std::string line_plot(const Chart& chart, const Frame& frame) {
            "\" y2=\"" + fixed(kTop + kPlotHeight) + "\"/><text x=\"" + fixed(x + 4) + "\" y=\"" + fixed(kTop + kPlotHeight - 6) +
            "\">" + xml_escape(m.label) + "</text></g>";
   }
+  const auto runs = joined_runs(chart, frame.x.log);
   for (const std::size_t i : drawing_order(chart))
-    out += series_group(chart.series[i], i) + series_lines(chart, i, frame) + series_points(chart.series[i], chart, frame) + "</g>";
+    out += series_group(chart.series[i], i) + series_lines(chart, i, runs[i], frame) +
+           series_points(chart.series[i], chart, frame) + "</g>";
   return out;
 }
 

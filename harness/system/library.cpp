@@ -67,6 +67,11 @@ const SharedLibrary& shared_library(const std::string& name) {
   return *it->second.library;
 }
 
+bool is_known_library(const std::string& name) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  return known_libraries().count(name) > 0;
+}
+
 std::string library_unavailable_reason(const std::string& name) {
   const SharedLibrary& library = shared_library(name);
   return library.loaded() ? "" : library.error();

@@ -43,6 +43,9 @@ class SharedLibrary {
 // The process-wide copy of a known library by name: "cublas", "cublasLt", "cudnn", "nccl".
 // Throws std::logic_error for an unknown name (a typo in a family declaration).
 const SharedLibrary& shared_library(const std::string& name);
+// Whether `name` is a known library, without loading it: a family declares its libraries at
+// start-up, and loading cuBLASLt there cost every command (check, history) a third of a second.
+bool is_known_library(const std::string& name);
 // Empty when `name` loads here, else why not.
 std::string library_unavailable_reason(const std::string& name);
 // Makes a further name known: a suite's own library (MPI), or in tests one that is not installed.
