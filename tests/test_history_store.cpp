@@ -175,6 +175,28 @@ TEST(HistoryStore, DatesAreParsedStrictly) {
     EXPECT_FALSE(parse_history_date(bad)) << bad;
 }
 
+// A driver change two nights from a step's estimated night is named with its date; one three
+// nights away is not the step's.
+TEST(HistoryDrift, AContextChangeNearTheEstimatedNightIsNamedWithItsDate) {
+  const std::string db = db_path();
+  HistoryStore store(db, true);
+  for (int night = 0; night < 60; ++night) {
+    ResultFile run = memory_run();
+    if (night >= 38) run.versions["driver_version"] = "590.44.01";
+    for (BenchmarkResult& b : run.benchmarks)
+      for (auto& [metric, m] : b.metrics) m.median *= night >= 40 ? (m.higher_is_better ? 0.8 : 1.25) : 1;
+    store.add(run, night_date(night), "night");
+  }
+  HistoryFilter filter;
+  filter.name_regex = "^memory/stream/op:triad/type:fp64/array_bytes:4294967296/";
+  const DriftReport report = find_drift(store.read(filter), Tolerances{}, 3);
+  ASSERT_FALSE(report.changes.empty());
+  for (const SeriesChange& c : report.changes) {  // one per GPU of the run
+    EXPECT_EQ(c.change.index, 40u);
+    EXPECT_EQ(c.context, "driver 580.159.04 -> 590.44.01 on " + night_date(38).substr(0, 10) + " (2 nights earlier)");
+  }
+}
+
 // A step of 5 % on the night the driver changed: the step is found on that night and the
 // driver change is named.
 TEST(HistoryDrift, ADriverChangeOnTheStepsNightIsNamed) {
@@ -206,9 +228,13 @@ TEST(HistoryDrift, ADriverChangeOnTheStepsNightIsNamed) {
   EXPECT_LE(std::abs(static_cast<int>(c.change.index) - 40), 2);
   EXPECT_TRUE(c.worse);
   EXPECT_TRUE(report.failed());
+  // The step's night is an estimate; the driver change is named whichever night it lands on.
   if (c.change.index == 40) {
     EXPECT_EQ(c.date, night_date(40));
     EXPECT_EQ(c.context, "driver 580.159.04 -> 590.44.01");
+  } else {
+    EXPECT_EQ(c.context.rfind("driver 580.159.04 -> 590.44.01 on " + night_date(40).substr(0, 10) + " (", 0), 0u)
+        << c.context;
   }
 }
 

@@ -30,14 +30,28 @@ ResultBuilder night(int gpus, const std::function<double(const std::string&)>& s
   const Baseline baseline = load_baseline(kRepo + "/configs/baselines/h200.json");
   std::vector<int> indices;
   for (int i = 0; i < gpus; ++i) indices.push_back(i);
-  ResultBuilder run(gpus);
+  // A benchmark's metrics in one entry (a node figure has its rate and its solo_ratio).
+  struct Figure {
+    std::string metric;
+    double value;
+    bool floor;
+  };
+  std::vector<std::pair<std::string, std::vector<Figure>>> benchmarks;
   for (const Expectation& e : baseline.expectations) {
     if (gpus < e.gpus_needed()) continue;
     const bool floor = e.bound == Bound::kFloor;
     for (const std::string& name : expand_gpu_name(e.name, indices, e.unordered_pairs)) {
       const double value = e.value * (floor ? 1.25 : 0.75) * (scale ? scale(name) : 1.0);
-      run.bench(name, e.metric, samples(value, 0.5, 10), floor);
+      auto it = std::find_if(benchmarks.begin(), benchmarks.end(), [&](const auto& b) { return b.first == name; });
+      if (it == benchmarks.end()) it = benchmarks.insert(benchmarks.end(), {name, {}});
+      it->second.push_back({e.metric, value, floor});
     }
+  }
+  ResultBuilder run(gpus);
+  for (const auto& [name, figures] : benchmarks) {
+    run.bench(name, figures.front().metric, samples(figures.front().value, 0.5, 10), figures.front().floor);
+    for (std::size_t i = 1; i < figures.size(); ++i)
+      run.metric_of_last(figures[i].metric, samples(figures[i].value, 0.5, 10), figures[i].floor);
   }
   return run;
 }
@@ -102,8 +116,8 @@ std::string result_of(const std::string& check, const std::string& benchmark) {
   return check.substr(start, check.find(' ', start) - start);
 }
 
-const char* kCopy5 = "memory/stream/op:copy/type:fp64/array_bytes:1073741824/gpu:gpu5";
-const char* kCopy4 = "memory/stream/op:copy/type:fp64/array_bytes:1073741824/gpu:gpu4";
+const char* kCopy5 = "memory/stream/op:copy/type:fp64/array_bytes:1073741824/mode:node/gpu:gpu5";
+const char* kCopy4 = "memory/stream/op:copy/type:fp64/array_bytes:1073741824/mode:node/gpu:gpu4";
 
 TEST(Nightly, HealthyNodesOfAnyGpuCountPass) {
   for (int gpus : {1, 2, 8}) {

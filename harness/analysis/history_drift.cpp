@@ -1,6 +1,7 @@
 #include "harness/analysis/history_drift.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "harness/analysis/compare.h"
 #include "harness/analysis/gpu_names.h"
@@ -41,6 +42,32 @@ std::string context_change(const HistoryRun& before, const HistoryRun& after) {
   return out;
 }
 
+namespace {
+
+// How far from a change's estimated night a context change is still named beside it: the
+// dating precision of history_changes.h in series as noisy as the committed runs.
+constexpr int kContextRadius = 2;
+
+// The context change nearest the `index`th night of the series (that night's first), "" if none.
+std::string context_near(const HistoryData& data, const HistorySeries& s, std::size_t index) {
+  const int n = static_cast<int>(s.points.size()), at = static_cast<int>(index);
+  for (const int offset : {0, -1, 1, -2, 2}) {
+    if (std::abs(offset) > kContextRadius) break;
+    const int night = at + offset;
+    if (night < 1 || night >= n) continue;
+    const HistoryRun& run = data.runs[s.points[static_cast<std::size_t>(night)].run];
+    const std::string change = context_change(data.runs[s.points[static_cast<std::size_t>(night) - 1].run], run);
+    if (change.empty()) continue;
+    if (offset == 0) return change;
+    const int nights = std::abs(offset);
+    return change + " on " + run.date.substr(0, 10) + " (" + std::to_string(nights) + (nights == 1 ? " night " : " nights ") +
+           (offset < 0 ? "earlier" : "later") + ")";
+  }
+  return "";
+}
+
+}  // namespace
+
 DriftReport find_drift(const HistoryData& data, const Tolerances& tolerances, double fallback_pct,
                        const ChangeOptions& options) {
   DriftReport report;
@@ -63,7 +90,7 @@ DriftReport find_drift(const HistoryData& data, const Tolerances& tolerances, do
     for (const ChangePoint& c : find_changes(days, values, points, threshold, options)) {
       SeriesChange out{i, c, data.runs[s.points[c.index].run].date, "", threshold(c.before), points,
                        (c.change < 0) == s.higher_is_better};
-      if (c.index > 0) out.context = context_change(data.runs[s.points[c.index - 1].run], data.runs[s.points[c.index].run]);
+      out.context = context_near(data, s, c.index);
       report.changes.push_back(std::move(out));
     }
   }

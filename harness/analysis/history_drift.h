@@ -16,7 +16,10 @@ struct SeriesChange {
   ChangePoint change;
   std::string date;        // the date of the night of the change
   // What differed from the night before in the run's context ("driver 580.65.06 -> 580.95.05;
-  // cublas ..."), "" when nothing did. Firmware is not in the result files, so not here either.
+  // cublas ..."), "" when nothing did. A change's night is an estimate (within about two nights
+  // in noisy series), so where its own night has none, the nearest context change within two
+  // nights is named with its date: "driver 580.65.06 -> 580.95.05 on 2027-02-10 (1 night
+  // earlier)". Firmware is not in the result files, so not here either.
   std::string context;
   double threshold = 0;    // the smallest change that counts, as `change.change` is measured
   bool in_points = false;  // a percentage figure: changes in points
