@@ -27,6 +27,7 @@ except ImportError:
 CORPUS_NOT_VALID = {
     "gate_empty/run.json": "an empty file",
     "gate_truncated/run.json": "truncated JSON",
+    "gate_zero_filled_tail/run.json": "a whole document followed by NUL bytes",
     "show_truncated/run.json": "truncated JSON",
     "show_not_a_run/run.json": "not a run file",
 }
