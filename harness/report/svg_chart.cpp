@@ -1,6 +1,7 @@
 #include "harness/report/svg_chart.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -26,8 +27,8 @@ constexpr double kLegendRow = 18;
 
 std::string fixed(double value) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f", value);
-  return buffer;
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 1);
+  return end.ec == std::errc() ? std::string(buffer, end.ptr) : std::string("0.0");
 }
 
 // A line's dash pattern: the base run's dashed; past the palette's ten colours, a second and
@@ -272,9 +273,19 @@ std::string series_points(const ChartSeries& s, const Chart& chart, const Frame&
     const double y = frame.y_of(p.y);
     if (p.mark == PointMark::kThrottled)
       out += triangle(x, y, s.base_run ? "#fff" : colour) + point_title(p, chart) + "</polygon>";
-    else
-      out += "<circle cx=\"" + fixed(x) + "\" cy=\"" + fixed(y) + "\" r=\"3\" fill=\"" + (s.base_run ? "#fff" : colour) +
-             "\" stroke=\"" + colour + "\">" + point_title(p, chart) + "</circle>";
+    else {  // appended piece by piece: a history chart holds thousands of these
+      out += "<circle cx=\"";
+      out += fixed(x);
+      out += "\" cy=\"";
+      out += fixed(y);
+      out += "\" r=\"3\" fill=\"";
+      out += s.base_run ? "#fff" : colour;
+      out += "\" stroke=\"";
+      out += colour;
+      out += "\">";
+      out += point_title(p, chart);
+      out += "</circle>";
+    }
     if (!p.verdict.empty()) out += ring(x, y, p.verdict);
   }
   return out;
