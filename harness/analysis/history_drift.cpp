@@ -51,8 +51,8 @@ constexpr int kContextRadius = 2;
 // The context change nearest the `index`th night of the series (that night's first), "" if none.
 std::string context_near(const HistoryData& data, const HistorySeries& s, std::size_t index) {
   const int n = static_cast<int>(s.points.size()), at = static_cast<int>(index);
-  for (const int offset : {0, -1, 1, -2, 2}) {
-    if (std::abs(offset) > kContextRadius) break;
+  for (int step = 0; step <= 2 * kContextRadius; ++step) {  // offsets 0, -1, +1, -2, +2: nearest first
+    const int offset = step % 2 ? -(step + 1) / 2 : step / 2;
     const int night = at + offset;
     if (night < 1 || night >= n) continue;
     const HistoryRun& run = data.runs[s.points[static_cast<std::size_t>(night)].run];

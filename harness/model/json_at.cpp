@@ -86,10 +86,6 @@ auto translated_errors(const std::string& text, const std::string& file, Parse p
   }
 }
 
-}  // namespace
-
-namespace {
-
 // nlohmann's lexer takes a NUL byte for the end of the text, so "{...}" followed by the zeros
 // of a file a crash left half-written would read as whole. JSON text has no NUL anywhere.
 void refuse_nul_bytes(const std::string& text, const std::string& file) {
