@@ -2,13 +2,15 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "harness/model/exit_codes.h"
 
 namespace gpubench {
 
-SqliteDb::SqliteDb(const std::string& path, bool create, double busy_timeout_s) : path_(path) {
+SqliteDb::SqliteDb(const std::string& path, bool create, double busy_timeout_s) : path_(path), busy_timeout_s_(busy_timeout_s) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -32,6 +34,15 @@ void SqliteDb::fail(const std::string& doing) const {
 
 void SqliteDb::exec(const std::string& sql) {
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fail("history database");
+}
+
+void SqliteDb::exec_waiting(const std::string& sql) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(busy_timeout_s_);
+  while (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) {
+    if ((sqlite3_extended_errcode(db_) & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline)
+      fail("history database");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 SqliteStatement SqliteDb::prepare(const std::string& sql) {

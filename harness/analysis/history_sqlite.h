@@ -22,6 +22,9 @@ class SqliteDb {
   SqliteDb& operator=(const SqliteDb&) = delete;
 
   void exec(const std::string& sql);
+  // exec for the statements SQLite answers BUSY at once, without its busy handler: the switch
+  // to WAL while another process opens the same new file. Retried until the busy timeout.
+  void exec_waiting(const std::string& sql);
   SqliteStatement prepare(const std::string& sql);
   std::int64_t last_insert_rowid() const;
   // What a failed transaction ends with; an error here leaves SQLite to roll back on close.
@@ -32,6 +35,7 @@ class SqliteDb {
 
  private:
   std::string path_;
+  double busy_timeout_s_;
   sqlite3* db_ = nullptr;
 };
 

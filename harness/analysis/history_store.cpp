@@ -150,7 +150,7 @@ HistoryStore::HistoryStore(const std::string& path, bool create, double busy_tim
     : db_(std::make_unique<SqliteDb>(path, create, busy_timeout_s)) {
   // A page from the file, before anything is written: a file that is not a database fails here.
   db_->exec("PRAGMA schema_version");
-  if (create) db_->exec("PRAGMA journal_mode = WAL");
+  if (create) db_->exec_waiting("PRAGMA journal_mode = WAL");
   // In WAL mode NORMAL cannot corrupt the database; a power loss may undo the last adds, which
   // the next night's collector adds again (adds are idempotent), and each add skips an fsync.
   db_->exec("PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA synchronous = NORMAL");
