@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "benches/transfer/host_memory.h"
+#include "harness/core/host_memory.h"
 #include "benches/transfer/transfer.h"
 #include "harness/core/cuda_check.h"
 #include "harness/core/family.h"

@@ -3,7 +3,7 @@
 // device_to_host_memcpy_ce and their _sm forms report.
 #include <optional>
 
-#include "benches/transfer/host_memory.h"
+#include "harness/core/host_memory.h"
 #include "benches/transfer/lanes.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"

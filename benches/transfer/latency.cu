@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "benches/transfer/host_memory.h"
+#include "harness/core/host_memory.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
 #include "harness/core/gpubench.h"

@@ -1,6 +1,6 @@
 // transfer/memcpy_latency: how long an application waits for one small copy between host and
 // GPU, from the cudaMemcpyAsync call to seeing it complete.
-#include "benches/transfer/host_memory.h"
+#include "harness/core/host_memory.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
 #include "harness/core/gpubench.h"

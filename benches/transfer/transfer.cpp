@@ -149,31 +149,6 @@ Peak all_to_all_peak(const Context& context, const std::vector<int>& gpus) {
                      " GPUs of min(own NVLink or PCIe rate per direction, sum of its pairs' direct peaks)"};
 }
 
-NumaChoice choose_numa_node(const std::string& placement, int gpu_node, const std::vector<int>& nodes,
-                            const std::string& numa_unavailable_reason) {
-  NumaChoice choice;
-  const bool known = std::find(nodes.begin(), nodes.end(), gpu_node) != nodes.end();
-  if (placement == "local") {
-    if (!numa_unavailable_reason.empty()) choice.why_none = numa_unavailable_reason;
-    else if (gpu_node < 0) choice.why_none = "the GPU's NUMA node is unknown";
-    else if (!known) choice.why_none = "the GPU's NUMA node " + std::to_string(gpu_node) + " has no CPUs or memory";
-    else choice.node = gpu_node;
-    return choice;
-  }
-  if (placement != "remote") {
-    choice.skip_reason = "unknown NUMA placement '" + placement + "'";
-  } else if (!numa_unavailable_reason.empty()) {
-    choice.skip_reason = "numa:remote needs NUMA placement: " + numa_unavailable_reason;
-  } else if (gpu_node < 0) {
-    choice.skip_reason = "numa:remote: the GPU's NUMA node is unknown";
-  } else {
-    for (int node : nodes)
-      if (node != gpu_node) return {node, "", ""};
-    choice.skip_reason = "numa:remote: only one NUMA node with CPUs and memory";
-  }
-  return choice;
-}
-
 std::vector<std::uint64_t> make_stride_cycle(std::size_t working_set_bytes) {
   const std::size_t stride = kernels::kChaseNodeBytes / sizeof(std::uint64_t);
   const std::size_t nodes = working_set_bytes / kernels::kChaseNodeBytes;

@@ -65,17 +65,6 @@ Peak staged_peak(const Context& context, int src, int dst, int directions);
 // else PCIe) and at most the sum of its pairs' direct peaks.
 Peak all_to_all_peak(const Context& context, const std::vector<int>& gpus);
 
-// ---- NUMA placement of host buffers ----
-// "local": the GPU's node (no placement when it is unknown); "remote": the lowest-numbered
-// other node with CPUs and memory, skipped with the reason when there is none.
-struct NumaChoice {
-  int node = -1;            // -1: no placement (the kernel's default policy)
-  std::string skip_reason;  // non-empty: the case cannot run here
-  std::string why_none;     // when node is -1 without a skip: why
-};
-NumaChoice choose_numa_node(const std::string& placement, int gpu_node, const std::vector<int>& nodes,
-                            const std::string& numa_unavailable_reason);
-
 // The chain nvbandwidth's latency tests chase: node i (one per 128-byte line) points to node
 // i + 1, wrapping, in element indices as kernels/pointer_chase.cuh reads them.
 std::vector<std::uint64_t> make_stride_cycle(std::size_t working_set_bytes);

@@ -1,4 +1,4 @@
-#include "benches/transfer/host_memory.h"
+#include "harness/core/host_memory.h"
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
@@ -13,10 +13,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "benches/transfer/transfer.h"
 #include "harness/core/cuda_check.h"
 
-namespace gpubench::transfer {
+namespace gpubench {
 namespace {
 
 // The few libnuma calls placement needs, resolved at run time.
@@ -246,6 +245,31 @@ ScopedCpuAffinity::~ScopedCpuAffinity() {
   if (saved_) sched_setaffinity(0, sizeof saved_->mask, &saved_->mask);
 }
 
+NumaChoice choose_numa_node(const std::string& placement, int gpu_node, const std::vector<int>& nodes,
+                            const std::string& numa_unavailable_reason) {
+  NumaChoice choice;
+  const bool known = std::find(nodes.begin(), nodes.end(), gpu_node) != nodes.end();
+  if (placement == "local") {
+    if (!numa_unavailable_reason.empty()) choice.why_none = numa_unavailable_reason;
+    else if (gpu_node < 0) choice.why_none = "the GPU's NUMA node is unknown";
+    else if (!known) choice.why_none = "the GPU's NUMA node " + std::to_string(gpu_node) + " has no CPUs or memory";
+    else choice.node = gpu_node;
+    return choice;
+  }
+  if (placement != "remote") {
+    choice.skip_reason = "unknown NUMA placement '" + placement + "'";
+  } else if (!numa_unavailable_reason.empty()) {
+    choice.skip_reason = "numa:remote needs NUMA placement: " + numa_unavailable_reason;
+  } else if (gpu_node < 0) {
+    choice.skip_reason = "numa:remote: the GPU's NUMA node is unknown";
+  } else {
+    for (int node : nodes)
+      if (node != gpu_node) return {node, "", ""};
+    choice.skip_reason = "numa:remote: only one NUMA node with CPUs and memory";
+  }
+  return choice;
+}
+
 HostPlacement place_host_memory(State& s, const std::string& numa_choice) {
   const GpuInfo& gpu = s.gpu(s.device());
   const std::vector<int> nodes = numa_nodes_with_cpus();
@@ -265,4 +289,4 @@ void note_observed_node(State& s, const HostBuffer& buffer) {
   s.note("host_numa_node_observed", observed >= 0 ? nlohmann::json(observed) : nlohmann::json("not reported"));
 }
 
-}  // namespace gpubench::transfer
+}  // namespace gpubench

@@ -1,5 +1,5 @@
 #pragma once
-// Host buffers of the transfer suite: pinned, pageable and pinned write-combined memory, placed
+// Host buffers (the transfer and scenarios suites): pinned, pageable and pinned write-combined memory, placed
 // on a chosen NUMA node. libnuma is loaded at run time (dlopen of libnuma.so.1), so the binary
 // runs where it is absent: buffers then take the kernel's default placement and results say so.
 #include <cstddef>
@@ -9,7 +9,7 @@
 
 #include "harness/core/state.h"
 
-namespace gpubench::transfer {
+namespace gpubench {
 
 enum class HostKind { kPinned, kPageable, kWriteCombined };
 HostKind parse_host_kind(const std::string& name);  // "pinned", "pageable", "wc"
@@ -69,6 +69,16 @@ class ScopedCpuAffinity {
   std::unique_ptr<Saved> saved_;
 };
 
+// "local": the GPU's node (no placement when it is unknown); "remote": the lowest-numbered
+// other node with CPUs and memory, skipped with the reason when there is none.
+struct NumaChoice {
+  int node = -1;            // -1: no placement (the kernel's default policy)
+  std::string skip_reason;  // non-empty: the case cannot run here
+  std::string why_none;     // when node is -1 without a skip: why
+};
+NumaChoice choose_numa_node(const std::string& placement, int gpu_node, const std::vector<int>& nodes,
+                            const std::string& numa_unavailable_reason);
+
 // Where a case's host buffers go, from its `numa` axis value ("local", "remote") and the
 // benchmark GPU's node: skips when the choice cannot be honoured here, and notes the node in
 // the result (host_numa_node, and why there is none). cpu_node is the GPU's own node, where
@@ -81,4 +91,4 @@ HostPlacement place_host_memory(State& s, const std::string& numa_choice);
 // Notes where a buffer's pages were found (host_numa_node_observed), once it has been written.
 void note_observed_node(State& s, const HostBuffer& buffer);
 
-}  // namespace gpubench::transfer
+}  // namespace gpubench
