@@ -26,6 +26,6 @@ std::vector<CurveRule> collective_curves() {
   return out;
 }
 
-const bool declared = gpubench::declare_suite({"collective", 70, false, collective_curves(), {}, {}});
+const bool declared = gpubench::declare_suite({"collective", 70, false, collective_curves(), {}, {}, {}});
 
 }  // namespace

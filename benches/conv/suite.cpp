@@ -16,6 +16,7 @@ const bool declared = gpubench::declare_suite({
        "type", "pass", "tflops", "precision", "TFLOP/s", {}},
     },
     {},
+    {},
 });
 
 }  // namespace

@@ -23,6 +23,7 @@ const bool declared = gpubench::declare_suite({
       {"gemm-sustained-power", "Sustained GEMM: board power over time", "gemm/sustained", "power_w", "power (W)",
        "power limit", "W", TraceLimit::kPowerLimit},
     },
+    {},
 });
 
 }  // namespace

@@ -24,6 +24,7 @@ const bool declared = gpubench::declare_suite({
     },
     {},
     {},
+    {},
 });
 
 }  // namespace

@@ -19,6 +19,7 @@ const bool declared = gpubench::declare_suite({
     },
     {},
     {},
+    {},
 });
 
 }  // namespace

@@ -3,6 +3,6 @@
 
 namespace {
 
-const bool declared = gpubench::declare_suite({"selftest", 90, true, {}, {}, {}});
+const bool declared = gpubench::declare_suite({"selftest", 90, true, {}, {}, {}, {}});
 
 }  // namespace

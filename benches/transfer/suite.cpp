@@ -28,6 +28,7 @@ const bool declared = gpubench::declare_suite({
     },
     {},
     {},
+    {},
 });
 
 }  // namespace

@@ -32,4 +32,24 @@ std::vector<std::string> declared_suite_names(bool with_hidden) {
   return names;
 }
 
+bool has_finding_rule(const std::string& family) {
+  for (const SuiteDeclaration& d : declarations())
+    for (const FindingRule& rule : d.findings)
+      if (rule.family == family) return true;
+  return false;
+}
+
+std::vector<std::string> findings_of(const std::vector<BenchResult>& results) {
+  std::vector<std::string> lines;
+  for (const SuiteDeclaration& d : declarations())
+    for (const FindingRule& rule : d.findings) {
+      std::vector<const BenchResult*> ok;
+      for (const BenchResult& r : results)
+        if (r.family == rule.family && r.status == Status::kOk) ok.push_back(&r);
+      if (ok.empty()) continue;
+      for (std::string& line : rule.find(ok)) lines.push_back(std::move(line));
+    }
+  return lines;
+}
+
 }  // namespace gpubench

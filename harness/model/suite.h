@@ -3,9 +3,12 @@
 // place among the suites, whether `all` runs it, and the charts the HTML report draws of it. The
 // declarations are data without CUDA, linked into both builds, so that the build without benches
 // (-DGPUBENCH_CUDA=OFF) renders, checks and helps from the same knowledge as the one with them.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "harness/model/result.h"
 
 namespace gpubench {
 
@@ -46,6 +49,14 @@ struct TraceRule {
   TraceLimit limit = TraceLimit::kPowerLimit;
 };
 
+// What a suite concludes from one family's results in a run, a sentence per subject (a GPU, a
+// kernel, a policy): the table and markdown reporters print them under the results. `find` is
+// given the family's ok results, in run order, and none when there are none.
+struct FindingRule {
+  std::string family;
+  std::function<std::vector<std::string>(const std::vector<const BenchResult*>&)> find;
+};
+
 struct SuiteDeclaration {
   std::string name;   // the first part of its families' names: "memory"
   int rank = 0;       // suites come in rank order: in the report, the help, the tolerances' checks
@@ -55,6 +66,7 @@ struct SuiteDeclaration {
   std::vector<CurveRule> curves;
   std::vector<BarRule> bars;
   std::vector<TraceRule> traces;
+  std::vector<FindingRule> findings;
 };
 
 // For a static initialiser of benches/<suite>/suite.cpp: `const bool declared = declare_suite({...});`.
@@ -63,5 +75,9 @@ bool declare_suite(SuiteDeclaration declaration);
 const std::vector<SuiteDeclaration>& declared_suites();
 // Their names, by rank; `with_hidden` false leaves the hidden ones out.
 std::vector<std::string> declared_suite_names(bool with_hidden = true);
+// Whether a suite declares a finding of `family`'s results.
+bool has_finding_rule(const std::string& family);
+// The findings of every declared rule over `results` (any order), suite by suite.
+std::vector<std::string> findings_of(const std::vector<BenchResult>& results);
 
 }  // namespace gpubench

@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "harness/model/suite.h"
+
 namespace gpubench {
 namespace {
 
@@ -39,12 +41,16 @@ void ResultsTableReporter::result(const BenchResult& result) {
   skipped_ += result.status == Status::kSkipped;
   failed_ += result.status != Status::kOk && result.status != Status::kSkipped;
   throttled_ += result.status == Status::kOk && result.throttled();
+  if (has_finding_rule(result.family)) finding_inputs_.push_back(result);
 }
 
 void ResultsTableReporter::finish(const RunDocument&) {
   std::string summary = std::to_string(ok_) + " ok, " + std::to_string(failed_) + " failed, " +
                         std::to_string(skipped_) + " skipped";
   if (throttled_) summary += "; " + std::to_string(throttled_) + " measured while the GPU throttled";
+  const std::vector<std::string> findings = findings_of(finding_inputs_);
+  if (!findings.empty()) summary += "\n\nfindings:";
+  for (const std::string& line : findings) summary += "\n  " + line;
   out_ << render(table_, summary) << std::flush;
 }
 

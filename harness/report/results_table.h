@@ -22,6 +22,7 @@ class ResultsTableReporter : public Reporter {
  private:
   std::ostream& out_;
   TextTable table_;
+  std::vector<BenchResult> finding_inputs_;  // the results a suite's finding rule reads
   int ok_ = 0, failed_ = 0, skipped_ = 0, throttled_ = 0;
 };
 

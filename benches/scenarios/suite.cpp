@@ -1,0 +1,126 @@
+// The scenarios suite as the harness knows it without its families: its place among the suites,
+// its charts, and the finding each family's results add up to, a line per GPU and configuration.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <optional>
+
+#include "harness/model/suite.h"
+
+namespace {
+
+using gpubench::AxisFormat;
+using gpubench::BenchResult;
+using Results = std::vector<const BenchResult*>;
+
+// A figure in a sentence: whole numbers from 100 up, else three significant digits.
+std::string readable(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, value >= 100 ? "%.0f" : "%.3g", value);
+  return text;
+}
+
+std::optional<double> median_of(const BenchResult& r, const std::string& metric) {
+  const auto it = r.metrics.find(metric);
+  if (it == r.metrics.end()) return std::nullopt;
+  return it->second.summary().median;
+}
+
+std::string param(const BenchResult& r, const std::string& axis) {
+  const auto it = r.params.find(axis);
+  if (it == r.params.end()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// The results of each value of `axes` together, in the order first seen.
+std::vector<std::pair<std::string, Results>> grouped(const Results& results, const std::vector<std::string>& axes) {
+  std::vector<std::pair<std::string, Results>> groups;
+  for (const BenchResult* r : results) {
+    std::string key;
+    for (const std::string& axis : axes) key += (key.empty() ? "" : " ") + param(*r, axis);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
+    it->second.push_back(r);
+  }
+  return groups;
+}
+
+// Per GPU and kernel: the lowest predicted occupancy that reaches 90 % of the sweep's best rate.
+std::vector<std::string> occupancy_findings(const Results& results) {
+  std::vector<std::string> lines;
+  for (const auto& [key, group] : grouped(results, {"gpu", "kind"})) {
+    const bool memory = param(*group.front(), "kind") == "memory";
+    const std::string metric = memory ? "bandwidth_gbps" : "tflops", unit = memory ? " GB/s" : " TFLOP/s";
+    double best = 0;
+    for (const BenchResult* r : group) best = std::max(best, median_of(*r, metric).value_or(0));
+    const BenchResult *first_good = nullptr, *lowest = nullptr;
+    for (const BenchResult* r : group) {
+      const double occupancy = median_of(*r, "predicted_occupancy_pct").value_or(0);
+      if (!lowest || occupancy < *median_of(*lowest, "predicted_occupancy_pct")) lowest = r;
+      if (median_of(*r, metric).value_or(0) >= 0.9 * best &&
+          (!first_good || occupancy < *median_of(*first_good, "predicted_occupancy_pct")))
+        first_good = r;
+    }
+    if (!first_good || best <= 0) continue;
+    const auto describe = [&](const BenchResult& r) {
+      return readable(*median_of(r, "predicted_occupancy_pct")) + " % predicted occupancy (block " +
+             param(r, "block") + ", " + param(r, "smem_kib") + " KiB shared)";
+    };
+    lines.push_back(key + (memory ? " copy" : " FMA chain") + ": 90 % of its best " + readable(best) + unit +
+                    " from " + describe(*first_good) + " up; at " + describe(*lowest) + " " +
+                    readable(*median_of(*lowest, metric)) + unit);
+  }
+  return lines;
+}
+
+// Per GPU, host memory and buffers in flight: the intensity below which the link sets the pace.
+std::vector<std::string> host_feed_findings(const Results& results) {
+  std::vector<std::string> lines;
+  for (const auto& [key, group] : grouped(results, {"gpu", "host", "buffers"})) {
+    std::vector<double> crossover, link, compute;
+    for (const BenchResult* r : group) {
+      crossover.push_back(median_of(*r, "crossover_flop_per_byte").value_or(0));
+      link.push_back(median_of(*r, "link_gbps").value_or(0));
+      compute.push_back(median_of(*r, "compute_alone_tflops").value_or(0));
+    }
+    const auto middle = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    const auto intensity = [](const BenchResult& r) { return std::stod("0" + param(r, "flop_per_byte")); };
+    const auto [lowest, highest] = std::minmax_element(
+        group.begin(), group.end(), [&](const BenchResult* a, const BenchResult* b) { return intensity(*a) < intensity(*b); });
+    const auto fed = [&](const BenchResult* r) {
+      return readable(median_of(*r, "fed_ratio").value_or(0)) + " of compute alone at " +
+             param(*r, "flop_per_byte") + " FLOP/B";
+    };
+    lines.push_back(key + " buffers: below " + readable(middle(crossover)) +
+                    " FLOP per byte copied, the host link (" + readable(middle(link)) +
+                    " GB/s) and not the GPU (" + readable(middle(compute)) + " TFLOP/s) sets the pace; fed " +
+                    fed(*lowest) + ", " + fed(*highest));
+  }
+  return lines;
+}
+
+const bool declared = gpubench::declare_suite({
+    "scenarios",
+    80,
+    false,
+    {
+      {"scenarios-occupancy", "Rate against block size, per shared memory reserved", "scenarios/occupancy",
+       "block", "threads per block", "rate (GB/s or TFLOP/s)",
+       {{"bandwidth_gbps", "memory copy"}, {"tflops", "FMA chain"}}, {}, {"smem_kib"}, AxisFormat::kNumber, false,
+       false, ""},
+      {"scenarios-host-feed", "Compute fed from the host against arithmetic intensity", "scenarios/host_feed",
+       "flop_per_byte", "FLOP per byte copied", "fraction of compute alone",
+       {{"fed_ratio", ""}}, {}, {"buffers"}, AxisFormat::kNumber, false, false, ""},
+    },
+    {},
+    {},
+    {
+      {"scenarios/occupancy", occupancy_findings},
+      {"scenarios/host_feed", host_feed_findings},
+    },
+});
+
+}  // namespace
