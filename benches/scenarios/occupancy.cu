@@ -76,9 +76,9 @@ const auto& occupancy_family =
                   "holds; each launch is one full wave at that occupancy. predicted_occupancy_pct: warps per SM "
                   "the CUDA occupancy API allows / the SM's maximum. The finding: the occupancy from which each "
                   "kernel reaches 90 % of its best rate in the sweep")
-        .axis_str("kind", {"memory", "compute"})
+        .axis_str("kind", {"memory", "compute"}, {"memory"})
         .axis_int("block", {64, 256, 1024}, {256})
-        .axis_int("smem_kib", {0, 32, 64, 100, 200}, {0, 200})
+        .axis_int("smem_kib", {0, 32, 64, 100, 200}, {0})
         .per_device()
         .run(run_occupancy);
 
