@@ -1,10 +1,9 @@
 #include "kernels/occupancy_probe.cuh"
 
-#include <cmath>
 #include <stdexcept>
-#include <vector>
 
 #include "harness/core/cuda_check.h"
+#include "kernels/fma_chain.cuh"
 
 namespace gpubench::kernels {
 namespace {
@@ -16,17 +15,9 @@ __global__ void occupancy_copy_kernel(const uint4* __restrict__ src, uint4* __re
     dst[i] = src[i];
 }
 
-__global__ void occupancy_fma_kernel(float* out) {
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  float x = fma_start(thread);
-#pragma unroll 16
-  for (int i = 0; i < kOccupancyFmaChain; ++i) x = fmaf(x, kFmaA, kFmaB);
-  out[thread] = x;
-}
-
 const void* kernel_of(OccupancyKind kind) {
   return kind == OccupancyKind::kMemory ? reinterpret_cast<const void*>(occupancy_copy_kernel)
-                                        : reinterpret_cast<const void*>(occupancy_fma_kernel);
+                                        : fma_chain_kernel();
 }
 
 }  // namespace
@@ -55,20 +46,7 @@ void OccupancyProbe::launch_copy(const void* src, void* dst, std::size_t element
 }
 
 void OccupancyProbe::launch_fma(float* out, cudaStream_t stream) const {
-  occupancy_fma_kernel<<<grid(), block_, smem_bytes_, stream>>>(out);
-}
-
-std::size_t count_fma_mismatches(const float* out, std::size_t threads, std::size_t samples) {
-  std::vector<float> host(threads);
-  GPUBENCH_CUDA(cudaMemcpy(host.data(), out, threads * sizeof(float), cudaMemcpyDeviceToHost));
-  std::size_t wrong = 0;
-  const std::size_t step = std::max<std::size_t>(1, threads / samples);
-  for (std::size_t t = 0; t < threads; t += step) {
-    float x = fma_start(t);
-    for (int i = 0; i < kOccupancyFmaChain; ++i) x = std::fmaf(x, kFmaA, kFmaB);
-    wrong += host[t] != x;
-  }
-  return wrong;
+  launch_fma_chain(out, grid(), block_, smem_bytes_, kOccupancyFmaChain, stream);
 }
 
 }  // namespace gpubench::kernels

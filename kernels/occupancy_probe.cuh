@@ -32,8 +32,8 @@ class OccupancyProbe {
 
   // Memory kind: copies `elements` 16-byte elements from src to dst (grid-stride loop).
   void launch_copy(const void* src, void* dst, std::size_t elements, cudaStream_t stream) const;
-  // Compute kind: each thread runs kOccupancyFmaChain dependent FMAs, x = x * a + b from
-  // x = fma_start(thread), and writes x to out[thread].
+  // Compute kind: each thread runs kOccupancyFmaChain dependent FMAs (kernels/fma_chain.cuh)
+  // and writes the chain's end to out[thread].
   void launch_fma(float* out, cudaStream_t stream) const;
 
  private:
@@ -42,15 +42,5 @@ class OccupancyProbe {
   std::size_t smem_bytes_;
   int blocks_per_sm_ = 0, max_warps_per_sm_ = 0, sm_count_ = 0;
 };
-
-// The chain's constants and start value, shared by the kernel and its check. a just above 1 and
-// b well above x's last bit: x never settles, so a chain cut short ends at another value.
-constexpr float kFmaA = 1.0000001f, kFmaB = 0.0009765625f;
-__host__ __device__ inline float fma_start(std::uint64_t thread) {
-  return 0.5f + static_cast<float>(thread % 1024) / 2048.0f;
-}
-// The threads of `out` whose value differs from the chain computed on the CPU, of `samples`
-// spread over all of them (the CPU's fmaf rounds as the GPU's does: the values match exactly).
-std::size_t count_fma_mismatches(const float* out, std::size_t threads, std::size_t samples);
 
 }  // namespace gpubench::kernels

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "benches/scenarios/feed_arithmetic.h"
+#include "benches/scenarios/split_policy.h"
 #include "harness/model/suite.h"
 #include "harness/report/reporter.h"
 
@@ -34,6 +35,30 @@ TEST(FeedArithmetic, PredictedFedTimeWithAndWithoutOverlap) {
   const FeedTimes alone{8, 4, 0};  // 8 batches: 1 s copy and 0.5 s compute each
   EXPECT_DOUBLE_EQ(scenarios::predicted_fed_s(alone, 8, false), 12);
   EXPECT_DOUBLE_EQ(scenarios::predicted_fed_s(alone, 8, true), 8.5);  // the last batch's compute sticks out
+}
+
+TEST(SplitPolicy, StaticSharesAndTheQueueOnASimulatedClock) {
+  using scenarios::SplitPolicy;
+  EXPECT_EQ(scenarios::static_shares(10, 4), (std::vector<int>{3, 3, 2, 2}));
+  // Four equal lanes, 64 items of 1 s: both policies keep every lane busy; the queue pays its dispatch.
+  const auto even_static = scenarios::simulate_split(SplitPolicy::kStatic, 64, {1, 1, 1, 1}, 0.1);
+  EXPECT_DOUBLE_EQ(even_static.makespan_s, 16);
+  EXPECT_DOUBLE_EQ(scenarios::efficiency_pct(even_static), 100);
+  const auto even_queue = scenarios::simulate_split(SplitPolicy::kQueue, 64, {1, 1, 1, 1}, 0.1);
+  EXPECT_NEAR(even_queue.makespan_s, 17.6, 1e-9);
+  EXPECT_EQ(even_queue.lane_items, (std::vector<int>{16, 16, 16, 16}));
+  // Lane 0 twice as slow: static waits 32 s for it while the others idle half the time; the
+  // queue gives it fewer items (a lane with 2 s items takes 1 of every 7).
+  const auto slow_static = scenarios::simulate_split(SplitPolicy::kStatic, 64, {2, 1, 1, 1}, 0);
+  EXPECT_DOUBLE_EQ(slow_static.makespan_s, 32);
+  EXPECT_DOUBLE_EQ(scenarios::efficiency_pct(slow_static), 100.0 * (32 + 48) / (4 * 32));
+  EXPECT_EQ(scenarios::idle_pct(slow_static), (std::vector<double>{0, 50, 50, 50}));
+  const auto slow_queue = scenarios::simulate_split(SplitPolicy::kQueue, 64, {2, 1, 1, 1}, 0);
+  EXPECT_EQ(slow_queue.lane_items, (std::vector<int>{10, 18, 18, 18}));
+  EXPECT_DOUBLE_EQ(slow_queue.makespan_s, 20);
+  EXPECT_DOUBLE_EQ(scenarios::efficiency_pct(slow_queue), 100.0 * (20 + 3 * 18) / (4 * 20));
+  EXPECT_THROW(scenarios::parse_split_policy("random"), std::invalid_argument);
+  EXPECT_DOUBLE_EQ(scenarios::simulate_split(SplitPolicy::kQueue, 8, {}, 0).makespan_s, 0);
 }
 
 BenchResult result(const std::string& family, nlohmann::json params, std::map<std::string, double> figures) {
@@ -83,6 +108,21 @@ TEST(ScenarioFindings, HostFeedNamesTheIntensityBelowWhichTheLinkSetsThePace) {
   EXPECT_EQ(lines[0],
             "gpu0 pinned 2 buffers: below 1091 FLOP per byte copied, the host link (55 GB/s) and not the GPU "
             "(60 TFLOP/s) sets the pace; fed 0.06 of compute alone at 64 FLOP/B, 0.97 of compute alone at 4096 FLOP/B");
+}
+
+TEST(ScenarioFindings, WorkSplitSetsThePoliciesSideBySidePerImbalance) {
+  const auto split = [](const std::string& policy, const std::string& imbalance, double efficiency, double makespan) {
+    BenchResult r = result("scenarios/work_split", {{"policy", policy}, {"imbalance", imbalance}},
+                           {{"makespan_ms", makespan}, {"efficiency_pct", efficiency}, {"ideal_efficiency_pct", 100}});
+    r.notes["lanes"] = "4 streams sharing gpu0";
+    return r;
+  };
+  const std::vector<std::string> lines =
+      findings_of({split("static", "slow_lane", 62.5, 17.1), split("queue", "slow_lane", 97.2, 11)});
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "imbalance slow_lane (4 streams sharing gpu0): static keeps the lanes 62.5 % busy (makespan 17.1 ms, "
+            "ideal 100 %); queue keeps the lanes 97.2 % busy (makespan 11 ms, ideal 100 %)");
 }
 
 TEST(ScenarioFindings, TheTablePrintsThemUnderTheResultsAndFailedResultsAreLeftOut) {

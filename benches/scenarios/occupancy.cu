@@ -3,6 +3,7 @@
 // full wave, the occupancy the CUDA API predicts beside the rate reached.
 #include "harness/core/gpubench.h"
 #include "kernels/copy.cuh"
+#include "kernels/fma_chain.cuh"
 #include "kernels/occupancy_probe.cuh"
 
 namespace {
@@ -40,7 +41,7 @@ void run_fma(State& s, const kernels::OccupancyProbe& probe) {
   s.count_flops(2.0 * static_cast<double>(probe.threads()) * kernels::kOccupancyFmaChain);
   s.measure([&](cudaStream_t stream) { probe.launch_fma(out.as<float>(), stream); });
   GPUBENCH_CUDA(cudaStreamSynchronize(s.stream()));
-  const std::size_t wrong = kernels::count_fma_mismatches(out.as<float>(), probe.threads(), 64);
+  const std::size_t wrong = kernels::count_fma_chain_mismatches(out.as<float>(), probe.threads(), kernels::kOccupancyFmaChain, 64);
   s.verify(wrong == 0, std::to_string(wrong) + " of 64 sampled threads end their FMA chain elsewhere than the CPU");
 }
 

@@ -102,6 +102,25 @@ std::vector<std::string> host_feed_findings(const Results& results) {
   return lines;
 }
 
+// Per imbalance: each policy's efficiency and makespan, side by side.
+std::vector<std::string> work_split_findings(const Results& results) {
+  std::vector<std::string> lines;
+  for (const auto& [imbalance, group] : grouped(results, {"imbalance"})) {
+    const auto lanes = group.front()->notes.find("lanes");
+    const bool named = lanes != group.front()->notes.end() && lanes->is_string();
+    std::string line = "imbalance " + imbalance + " (" + (named ? lanes->get<std::string>() : "lanes") + "):";
+    for (const auto& [policy, runs] : grouped(group, {"policy"})) {
+      const BenchResult& r = *runs.front();
+      line += " " + policy + " keeps the lanes " + readable(median_of(r, "efficiency_pct").value_or(0)) +
+              " % busy (makespan " + readable(median_of(r, "makespan_ms").value_or(0)) + " ms, ideal " +
+              readable(median_of(r, "ideal_efficiency_pct").value_or(0)) + " %);";
+    }
+    line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
 const bool declared = gpubench::declare_suite({
     "scenarios",
     80,
@@ -120,6 +139,7 @@ const bool declared = gpubench::declare_suite({
     {
       {"scenarios/occupancy", occupancy_findings},
       {"scenarios/host_feed", host_feed_findings},
+      {"scenarios/work_split", work_split_findings},
     },
 });
 
