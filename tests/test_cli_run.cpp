@@ -97,6 +97,33 @@ TEST(CliRun, ConfigSelectsSuiteFilterAndValues) {
                                              "selftest/cpu_faults/fault:none", "selftest/cpu_faults/fault:none"}));
 }
 
+TEST(CliRun, AFamilyCanRunARepetitionCountOfItsOwn) {
+  const std::string dir = temp_dir();
+  const std::string path = dir + "/by_family.json";
+  write_file(path, R"({"suites": ["selftest"], "filter": "cpu_faults/fault:(none|crash)$|cpu_sleep/seconds:1/copy:a",
+                       "settings": {"repetitions": 2, "max_time": 1},
+                       "repetitions_by_family": {"selftest/cpu_faults": 3, "selftest/cpu_sleep": 1}})");
+  const CommandResult r = run_gpubench("--config " + path + " --format json");
+  EXPECT_EQ(r.exit_code, 1) << describe(r);  // the crash
+  std::vector<std::string> seen;
+  const json doc = parse_json(r.out);
+  for (const auto& b : doc.at("benchmarks"))
+    if (b.at("run_type") == "iteration")
+      seen.push_back(b.at("name").get<std::string>() + " " + std::to_string(b.at("repetitions").get<int>()));
+  // The crash ends its benchmark's repetitions in one failed entry; the worker that follows runs the rest.
+  EXPECT_EQ(seen, (std::vector<std::string>{"selftest/cpu_faults/fault:none 3", "selftest/cpu_faults/fault:none 3",
+                                            "selftest/cpu_faults/fault:none 3", "selftest/cpu_faults/fault:crash 3",
+                                            "selftest/cpu_sleep/seconds:1/copy:a 1"}));
+  // --repetitions overrides every family's count.
+  const CommandResult flag = run_gpubench("--config " + path + " --filter 'cpu_faults/fault:none$' --repetitions 1 --format json");
+  ASSERT_EQ(flag.exit_code, 0) << describe(flag);
+  EXPECT_EQ(parse_json(flag.out).at("benchmarks").size(), 1u);
+  write_file(path, R"({"repetitions_by_family": {"selftest/cpu_faults": 0}})");
+  testing::cli::expect_usage_error(run_gpubench("--config " + path), path + ": /repetitions_by_family/selftest/cpu_faults: ");
+  write_file(path, R"({"repetitions_by_family": {"selftest/nothing": 2}})");
+  testing::cli::expect_usage_error(run_gpubench("--config " + path), "unknown family 'selftest/nothing'");
+}
+
 TEST(CliRun, FaultsAreIsolatedAndTheRunContinues) {
   const std::string dir = temp_dir();
   const std::string path = dir + "/faults.json";

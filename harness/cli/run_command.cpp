@@ -56,6 +56,8 @@ RunSettings settings_of(const RunOptions& options, const RunConfig& config) {
   settings.timeout_s = pick(options.timeout_s, config.timeout_s, settings.timeout_s);
   settings.stop.min_samples = config.min_samples.value_or(settings.stop.min_samples);
   settings.repetitions = options.repetitions ? static_cast<int>(*options.repetitions) : config.repetitions.value_or(1);
+  // --repetitions is every family's count: it overrides the config's per-family counts too.
+  if (!options.repetitions) settings.family_repetitions = config.repetitions_by_family;
   TelemetrySettings& t = settings.telemetry;
   if (options.telemetry_interval_ms) t.interval_ms = static_cast<int>(*options.telemetry_interval_ms);
   t.cooldown_margin_c = options.cooldown_margin_c.value_or(t.cooldown_margin_c);
@@ -177,7 +179,9 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   RunDocument document = start_run_document(context, options.command_line);
   document.config = {{"file", options.config_path}, {"settings", settings_to_json(settings)}};
   reporter.context(document);
-  ProgressDisplay progress(plan.instances.size() * static_cast<std::size_t>(settings.repetitions));
+  std::size_t planned = 0;
+  for (const Instance& instance : plan.instances) planned += settings.repetitions_of(instance.family->name());
+  ProgressDisplay progress(planned);
   RunObserver observer;
   observer.started = [&](const std::string& name) { progress.started(name); };
   observer.finished = [&](const BenchResult& result) {

@@ -32,6 +32,12 @@ struct RunSettings {
   double batch_below_s = 20e-6;    // ops shorter than this are batched...
   double batch_target_s = 200e-6;  // ...until a sample lasts about this long
   int repetitions = 1;
+  // Families that run a number of repetitions of their own (a config's repetitions_by_family).
+  std::map<std::string, int> family_repetitions;
+  int repetitions_of(const std::string& family) const {
+    const auto it = family_repetitions.find(family);
+    return it == family_repetitions.end() ? repetitions : it->second;
+  }
   double timeout_s = 120;   // per benchmark, enforced by the supervising parent
   bool quick = false;
   std::vector<int> devices{0};  // every GPU selected for the run

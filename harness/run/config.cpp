@@ -111,6 +111,13 @@ RunConfig parse_config(const nlohmann::json& json, const std::string& source) {
           check_axis_values(*family, axis_name, values, source, family_path + "/" + axis_name);
       }
       config.axis_overrides = value;
+    } else if (key == "repetitions_by_family") {
+      if (!value.is_object()) bad(source, path, "expected an object of family -> repetitions");
+      for (const auto& [family_name, count] : value.items()) {
+        const std::string item = path + "/" + family_name;
+        if (!find_family(family_name)) bad(source, item, "unknown family '" + family_name + "'");
+        config.repetitions_by_family[family_name] = positive_integer(count, source, item);
+      }
     } else if (key == "axes") {
       if (!value.is_object()) bad(source, path, "expected an object of documents for computed axes");
       config.axis_documents = value;
@@ -123,7 +130,8 @@ RunConfig parse_config(const nlohmann::json& json, const std::string& source) {
       solo_reference_from(config.solo_reference, source + ": " + path);
     } else if (key != "description") {
       bad(source, path,
-          "unknown key (known: description, suites, filter, settings, families, axes, concurrent, solo_reference)");
+          "unknown key (known: description, suites, filter, settings, families, repetitions_by_family, axes, concurrent, "
+          "solo_reference)");
     }
   }
   return config;

@@ -48,7 +48,8 @@ bool is_sticky(cudaError_t code) {
 InProcessEnd run_each(const std::vector<const Instance*>& instances, const RunSettings& settings,
                       const Context& context, ResultSink& sink, const std::function<bool()>& stop_requested) {
   for (const auto& group : node_groups(instances)) {
-    for (int repetition = 0; repetition < settings.repetitions; ++repetition) {
+    const int repetitions = settings.repetitions_of(group.front()->family->name());
+    for (int repetition = 0; repetition < repetitions; ++repetition) {
       if (stop_requested()) return InProcessEnd::kStopped;
       for (const Instance* instance : group) sink.started(instance->name, repetition);
       bool poisoned = false;
@@ -102,7 +103,8 @@ BenchResult run_instance(const Instance& instance, const RunSettings& run_settin
   const RunSettings settings = settings_for(instance, run_settings);
   poisoned = false;
   if (!instance.skip_reason.empty())
-    return unrun_result(instance, Status::kSkipped, instance.skip_reason, repetition, settings.repetitions);
+    return unrun_result(instance, Status::kSkipped, instance.skip_reason, repetition,
+                        settings.repetitions_of(instance.family->name()));
   BenchResult result;
   std::optional<TelemetrySampler> sampler;
   CooldownRecord cooldown;
@@ -139,7 +141,7 @@ BenchResult run_instance(const Instance& instance, const RunSettings& run_settin
     result.telemetry = {{"available", false}};
   }
   result.repetition_index = repetition;
-  result.repetitions = settings.repetitions;
+  result.repetitions = settings.repetitions_of(instance.family->name());
   return result;
 }
 

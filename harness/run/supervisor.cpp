@@ -138,9 +138,10 @@ class FamilySupervisor {
       } catch (const UsageError& error) {
         // Cannot happen between matching builds; if it does, the benchmark still fails visibly.
         if (end.running.empty()) return;
-        result = unrun_result(*by_name_.at(end.running.front()), Status::kFailed,
-                              "unreadable result from worker: " + error.message, end.current_repetition,
-                              plan_.settings.repetitions);
+        const Instance& instance = *by_name_.at(end.running.front());
+        result = unrun_result(instance, Status::kFailed, "unreadable result from worker: " + error.message,
+                              end.current_repetition,
+                              plan_.settings.repetitions_of(instance.family->name()));
       }
       ++done_repetitions_[result.name];
       const auto done = std::find(end.running.begin(), end.running.end(), result.name);
@@ -152,13 +153,13 @@ class FamilySupervisor {
 
   // Records what the worker's end means; true when another worker should run the rest.
   bool settle(const WorkerEnd& end) {
-    const int repetitions = plan_.settings.repetitions;
     std::set<std::string> finished;
     for (const auto& name : remaining_)
-      if (done_repetitions_[name] >= repetitions) finished.insert(name);
+      if (done_repetitions_[name] >= repetitions_of(name)) finished.insert(name);
     if (!end.running.empty()) {
       for (const std::string& name : end.running) {
-        record_(unrun_result(*by_name_.at(name), status_of(end), reason_of(end), end.current_repetition, repetitions));
+        record_(unrun_result(*by_name_.at(name), status_of(end), reason_of(end), end.current_repetition,
+                             repetitions_of(name)));
         finished.insert(name);
       }
       // A node group's GPUs that finished this repetition before the others stopped: a new
@@ -166,7 +167,7 @@ class FamilySupervisor {
       for (const auto& name : remaining_) {
         if (finished.count(name) || done_repetitions_[name] == 0) continue;
         record_(unrun_result(*by_name_.at(name), status_of(end), "its node group stopped: " + reason_of(end),
-                             done_repetitions_[name], repetitions));
+                             done_repetitions_[name], repetitions_of(name)));
         finished.insert(name);
       }
     } else if (!end.started_any && !end.interrupted) {
@@ -175,7 +176,8 @@ class FamilySupervisor {
                                      ? "worker start-up hung for " + significant_text(end.limit_s, 6) + " s; killed"
                                      : describe_exit(end.status);
       for (const auto& name : remaining_)
-        if (!finished.count(name)) record_(unrun_result(*by_name_.at(name), Status::kFailed, reason, 0, repetitions));
+        if (!finished.count(name))
+          record_(unrun_result(*by_name_.at(name), Status::kFailed, reason, 0, repetitions_of(name)));
       return false;
     }
     if (end.interrupted) return false;
@@ -206,6 +208,10 @@ class FamilySupervisor {
   std::map<std::string, const Instance*> by_name_;
   std::vector<std::string> remaining_;
   std::map<std::string, int> done_repetitions_;
+
+  int repetitions_of(const std::string& name) const {
+    return plan_.settings.repetitions_of(by_name_.at(name)->family->name());
+  }
 };
 
 void run_family_in_process(const RunPlan& plan, const Context& context, const std::vector<const Instance*>& instances,

@@ -52,7 +52,8 @@ nlohmann::json settings_to_json(const RunSettings& s) {
           {"min_time_s", s.stop.min_time_s},   {"max_noise_pct", s.stop.max_noise_pct},
           {"max_time_s", s.stop.max_time_s},   {"warmup_s", s.warmup_s},
           {"batch_below_s", s.batch_below_s},  {"batch_target_s", s.batch_target_s},
-          {"repetitions", s.repetitions},      {"timeout_s", s.timeout_s},
+          {"repetitions", s.repetitions},      {"family_repetitions", s.family_repetitions},
+          {"timeout_s", s.timeout_s},
           {"quick", s.quick},                  {"devices", s.devices},
           {"telemetry", telemetry_settings_json(s.telemetry)}};
 }
@@ -68,6 +69,7 @@ RunSettings settings_from_json(const nlohmann::json& j) {
   s.batch_below_s = j.at("batch_below_s");
   s.batch_target_s = j.at("batch_target_s");
   s.repetitions = j.at("repetitions");
+  s.family_repetitions = j.at("family_repetitions").get<std::map<std::string, int>>();
   s.timeout_s = j.at("timeout_s");
   s.quick = j.at("quick");
   s.devices = j.at("devices").get<std::vector<int>>();
