@@ -20,6 +20,7 @@
 #include "harness/model/run_document.h"
 #include "harness/model/telemetry.h"
 #include "harness/run/interrupt.h"
+#include "harness/core/child_process.h"
 #include "harness/run/worker.h"
 #include "harness/system/capture.h"
 
@@ -145,7 +146,7 @@ std::optional<int> worker_entry(int argc, char** argv) {
   // A worker is the parent re-executing itself; it takes no other flags.
   if (argc == 5 && std::strcmp(argv[1], "--worker") == 0 && std::strcmp(argv[3], "--worker-fd") == 0)
     return worker_main(argv[2], std::atoi(argv[4]));
-  return std::nullopt;
+  return run_child_entry(argc, argv);  // a process a family started (harness/core/child_process.h)
 }
 
 std::unique_ptr<RunFrontEnd> add_run_front_end(CLI::App& app) {

@@ -1,0 +1,43 @@
+#pragma once
+// The CUDA MPS control daemon as scenarios/many_processes uses it: found where a node runs one
+// (its pipe directory's control socket), or started for the family alone with its own pipe and
+// log directories and stopped afterwards. A node's own daemon is never stopped or reconfigured.
+#include <map>
+#include <string>
+
+namespace gpubench::scenarios {
+
+// The pipe directory clients of a running daemon use: CUDA_MPS_PIPE_DIRECTORY, else the
+// default /tmp/nvidia-mps.
+std::string default_mps_pipe_directory();
+// Whether a control daemon listens in `pipe_directory` (its `control` socket exists).
+bool mps_daemon_listens(const std::string& pipe_directory);
+
+// A private daemon: started in the constructor (throws std::runtime_error with the reason when
+// it cannot be: no nvidia-cuda-mps-control, or no socket within a few seconds), told to quit in
+// the destructor, which waits for its socket to go.
+class PrivateMpsDaemon {
+ public:
+  PrivateMpsDaemon();
+  ~PrivateMpsDaemon();
+  PrivateMpsDaemon(const PrivateMpsDaemon&) = delete;
+  PrivateMpsDaemon& operator=(const PrivateMpsDaemon&) = delete;
+
+  // What a client process needs in its environment to use this daemon.
+  std::map<std::string, std::string> client_environment() const;
+  // Whether the daemon was seen to go (its socket removed) after it was told to quit.
+  bool stopped() const { return stopped_; }
+  const std::string& pipe_directory() const { return pipe_; }
+  // Stops it now (idempotent); whether it went.
+  bool stop();
+
+ private:
+  std::string root_, pipe_, log_;
+  bool stopped_ = false;
+};
+
+// The environment of a client that must not use MPS although a daemon runs: an empty pipe
+// directory of its own.
+std::map<std::string, std::string> without_mps_environment(const std::string& empty_directory);
+
+}  // namespace gpubench::scenarios
