@@ -2,9 +2,12 @@
 // rules draw from results, as the table prints them.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
 #include <sstream>
 
 #include "benches/scenarios/feed_arithmetic.h"
+#include "benches/scenarios/lstm_reference.h"
 #include "benches/scenarios/split_policy.h"
 #include "harness/model/suite.h"
 #include "harness/report/reporter.h"
@@ -59,6 +62,75 @@ TEST(SplitPolicy, StaticSharesAndTheQueueOnASimulatedClock) {
   EXPECT_DOUBLE_EQ(scenarios::efficiency_pct(slow_queue), 100.0 * (20 + 3 * 18) / (4 * 20));
   EXPECT_THROW(scenarios::parse_split_policy("random"), std::invalid_argument);
   EXPECT_DOUBLE_EQ(scenarios::simulate_split(SplitPolicy::kQueue, 8, {}, 0).makespan_s, 0);
+}
+
+TEST(LstmArithmetic, FlopsAreTheGateGemmsOncePerPassPart) {
+  // T 64, B 16, I = H = 1024: 2 x 4096 x 2048 per step and row, x 1024 rows.
+  const scenarios::LstmShape shape{64, 16, 1024, 1024};
+  EXPECT_DOUBLE_EQ(scenarios::lstm_flops(shape, scenarios::LstmPass::kForward), 2.0 * 4096 * 2048 * 16 * 64);
+  EXPECT_DOUBLE_EQ(scenarios::lstm_flops(shape, scenarios::LstmPass::kForwardBackward), 3 * 2.0 * 4096 * 2048 * 16 * 64);
+  EXPECT_DOUBLE_EQ(scenarios::lstm_flops({1, 1, 3, 2}, scenarios::LstmPass::kForward), 2.0 * 8 * 5);
+}
+
+// A one-unit LSTM by hand: with every weight zero, the gates are their biases.
+TEST(LstmReference, OneStepMatchesTheCellEquations) {
+  const scenarios::LstmShape shape{1, 1, 1, 1};
+  scenarios::LstmWeights p = scenarios::LstmWeights::zeros(shape);
+  const double bias[4] = {0.5, -0.25, 0.75, 1.0};  // i, f, g, o: input and recurrent bias split
+  for (int g = 0; g < 4; ++g) p.bw[g][0] = p.br[g][0] = bias[g] / 2;
+  const auto f = scenarios::lstm_forward(shape, p, {0.3}, {0.2}, {-0.4});
+  const double i = scenarios::sigmoid(0.5), fg = scenarios::sigmoid(-0.25), g = std::tanh(0.75),
+               o = scenarios::sigmoid(1.0);
+  const double c = fg * -0.4 + i * g;
+  EXPECT_NEAR(f.c[1], c, 1e-15);
+  EXPECT_NEAR(f.y[0], o * std::tanh(c), 1e-15);
+  EXPECT_DOUBLE_EQ(f.h[1], f.y[0]);
+}
+
+// Back through time against central differences of L = sum(dy . y) + dhy . hT + dcy . cT.
+TEST(LstmReference, GradientsMatchFiniteDifferences) {
+  const scenarios::LstmShape shape{3, 2, 3, 2};
+  std::mt19937_64 generator(7);
+  std::uniform_real_distribution<double> value(-1, 1);
+  const auto random = [&](std::size_t n) {
+    std::vector<double> v(n);
+    for (double& x : v) x = value(generator);
+    return v;
+  };
+  scenarios::LstmWeights p = scenarios::LstmWeights::zeros(shape);
+  for (int g = 0; g < 4; ++g) p.w[g] = random(6), p.r[g] = random(4), p.bw[g] = random(2), p.br[g] = random(2);
+  std::vector<double> x = random(18), h0 = random(4), c0 = random(4);
+  const std::vector<double> dy = random(12), dhy = random(4), dcy = random(4);
+  const auto loss = [&] {
+    const auto f = scenarios::lstm_forward(shape, p, x, h0, c0);
+    double l = 0;
+    for (std::size_t k = 0; k < dy.size(); ++k) l += dy[k] * f.y[k];
+    for (std::size_t k = 0; k < 4; ++k) l += dhy[k] * f.h[12 + k] + dcy[k] * f.c[12 + k];
+    return l;
+  };
+  const auto numeric = [&](double& v) {
+    const double kept = v, step = 1e-6;
+    v = kept + step;
+    const double up = loss();
+    v = kept - step;
+    const double down = loss();
+    v = kept;
+    return (up - down) / (2 * step);
+  };
+  const auto grad = scenarios::lstm_backward(shape, p, x, scenarios::lstm_forward(shape, p, x, h0, c0), dy, dhy, dcy);
+  for (std::size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(grad.dx[k], numeric(x[k]), 1e-7) << "dx " << k;
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_NEAR(grad.dhx[k], numeric(h0[k]), 1e-7) << "dhx " << k;
+    EXPECT_NEAR(grad.dcx[k], numeric(c0[k]), 1e-7) << "dcx " << k;
+  }
+  for (int g = 0; g < 4; ++g) {
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_NEAR(grad.dweights.w[g][k], numeric(p.w[g][k]), 1e-7);
+    for (std::size_t k = 0; k < 4; ++k) EXPECT_NEAR(grad.dweights.r[g][k], numeric(p.r[g][k]), 1e-7);
+    for (std::size_t k = 0; k < 2; ++k) {
+      EXPECT_NEAR(grad.dweights.bw[g][k], numeric(p.bw[g][k]), 1e-7);
+      EXPECT_NEAR(grad.dweights.br[g][k], numeric(p.br[g][k]), 1e-7);
+    }
+  }
 }
 
 BenchResult result(const std::string& family, nlohmann::json params, std::map<std::string, double> figures) {
@@ -123,6 +195,34 @@ TEST(ScenarioFindings, WorkSplitSetsThePoliciesSideBySidePerImbalance) {
   EXPECT_EQ(lines[0],
             "imbalance slow_lane (4 streams sharing gpu0): static keeps the lanes 62.5 % busy (makespan 17.1 ms, "
             "ideal 100 %); queue keeps the lanes 97.2 % busy (makespan 11 ms, ideal 100 %)");
+}
+
+TEST(ScenarioFindings, LstmSaysWhatTheGraphSavesPerStep) {
+  const auto lstm = [](const std::string& launch, double step_us) {
+    return result("scenarios/lstm",
+                  {{"type", "fp16"}, {"pass", "forward"}, {"launch", launch}, {"seq", 64}, {"hidden", 256},
+                   {"batch", 16}, {"gpu", "gpu0"}},
+                  {{"tflops", 1}, {"step_us", step_us}});
+  };
+  const std::vector<std::string> lines = findings_of({lstm("steps", 12.5), lstm("graph", 5), lstm("sequence", 1.25)});
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "gpu0 fp16 forward T64 H256 B16: 12.5 us per step launched call by call, 5 us as one graph (2.5x); one "
+            "whole-sequence call 1.25 us");
+  EXPECT_TRUE(findings_of({lstm("sequence", 1.25)}).empty());
+}
+
+TEST(ScenarioFindings, ManyProcessesSetTheMostAgainstOne) {
+  const auto clients = [](int processes, const std::string& mps, double rate) {
+    return result("scenarios/many_processes", {{"processes", processes}, {"mps", mps}, {"gpu", "gpu0"}},
+                  {{"kernels_per_s", rate}});
+  };
+  const std::vector<std::string> lines = findings_of(
+      {clients(1, "off", 200000), clients(8, "off", 210000), clients(1, "private", 200000), clients(8, "private", 900000)});
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "gpu0 off: 8 processes launch 210000 kernels/s together, 1.05x the 200000 of 1; the GPU does "
+                      "not run them side by side");
+  EXPECT_EQ(lines[1], "gpu0 private: 8 processes launch 900000 kernels/s together, 4.5x the 200000 of 1");
 }
 
 TEST(ScenarioFindings, TheTablePrintsThemUnderTheResultsAndFailedResultsAreLeftOut) {

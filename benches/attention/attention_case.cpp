@@ -1,6 +1,6 @@
 #include "benches/attention/attention_case.h"
 
-
+#include "harness/core/peaks.h"
 #include "kernels/conv_reference.cuh"
 #include "kernels/random_fill.cuh"
 #include "kernels/softmax.cuh"
@@ -74,13 +74,7 @@ void verify_rows(State& s, const std::string& what, const kernels::AttentionChec
 }
 
 void set_tflops_peak(State& s, Element element) {
-  const GpuInfo& gpu = s.gpu(s.device());
-  const std::string key = element == Element::kBf16 ? "bf16" : "fp16";
-  const auto peak = gpu.tflops_peak.find(key);
-  if (peak == gpu.tflops_peak.end())
-    s.set_peak(0, gpu.tflops_peak_source.empty() ? "no datasheet peak for " + gpu.name : gpu.tflops_peak_source);
-  else
-    s.set_peak(peak->second, gpu.tflops_peak_source + ": " + key);
+  set_datasheet_tflops_peak(s, element == Element::kBf16 ? "bf16" : "fp16");
 }
 
 AttentionInputs::AttentionInputs(const AttentionShape& shape, std::uint64_t seed, cudaStream_t stream)

@@ -1,6 +1,6 @@
 // memory/stream: HBM (and, at small sizes, L2) bandwidth of the STREAM kernels.
-#include "benches/memory/peak.h"
 #include "harness/core/gpubench.h"
+#include "harness/core/peaks.h"
 #include "kernels/stream.cuh"
 
 namespace {
@@ -13,7 +13,7 @@ void run_stream(gpubench::State& s) {
   StreamArrays<T> arrays(static_cast<std::size_t>(s.get_int("array_bytes")));
   arrays.prepare(op, s.stream());
   s.count_bytes(arrays.bytes_moved(op));
-  gpubench::memory::set_hbm_peak(s, arrays.bytes_moved(op));
+  gpubench::set_hbm_peak(s, arrays.bytes_moved(op));
   s.measure([&](cudaStream_t stream) { arrays.run(op, stream); }, gpubench::Batching::kGraph);
   const std::string problem = arrays.check(op, s.stream());
   s.verify(problem.empty(), problem);

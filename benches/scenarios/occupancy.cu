@@ -2,6 +2,7 @@
 // dependent FMAs swept over block size and dynamic shared memory per block, each launched as one
 // full wave, the occupancy the CUDA API predicts beside the rate reached.
 #include "harness/core/gpubench.h"
+#include "harness/core/peaks.h"
 #include "kernels/copy.cuh"
 #include "kernels/fma_chain.cuh"
 #include "kernels/occupancy_probe.cuh"
@@ -18,9 +19,7 @@ constexpr std::uint64_t kCopySeed = 0x0cc;
 void run_copy(State& s, const kernels::OccupancyProbe& probe) {
   DeviceBuffer src(kCopyBytes), dst(kCopyBytes), mismatches(sizeof(unsigned long long));
   kernels::fill_pattern(src.get(), kCopyBytes, kCopySeed, s.stream());
-  const GpuInfo& gpu = s.gpu(s.device());
-  s.set_peak(gpu.hbm_peak_gbps(), "HBM: 2 x " + std::to_string(gpu.mem_clock_max_mhz) + " MHz x " +
-                                      std::to_string(gpu.memory_bus_width_bits) + " bit");
+  set_hbm_peak(s, 2.0 * kCopyBytes);
   s.count_bytes(2.0 * kCopyBytes);
   s.measure([&](cudaStream_t stream) {
     probe.launch_copy(src.get(), dst.get(), kCopyBytes / kernels::kCopyAccessBytes, stream);
@@ -35,9 +34,7 @@ void run_copy(State& s, const kernels::OccupancyProbe& probe) {
 
 void run_fma(State& s, const kernels::OccupancyProbe& probe) {
   DeviceBuffer out(probe.threads() * sizeof(float));
-  const GpuInfo& gpu = s.gpu(s.device());
-  if (auto peak = gpu.tflops_peak.find("fp32"); peak != gpu.tflops_peak.end())
-    s.set_peak(peak->second, "fp32 (non-tensor), " + gpu.tflops_peak_source);
+  set_datasheet_tflops_peak(s, "fp32");  // the FMA pipes' rate, no tensor cores
   s.count_flops(2.0 * static_cast<double>(probe.threads()) * kernels::kOccupancyFmaChain);
   s.measure([&](cudaStream_t stream) { probe.launch_fma(out.as<float>(), stream); });
   GPUBENCH_CUDA(cudaStreamSynchronize(s.stream()));

@@ -121,6 +121,43 @@ std::vector<std::string> work_split_findings(const Results& results) {
   return lines;
 }
 
+// Per GPU and mps mode: the kernel rate of the most processes against one process's.
+std::vector<std::string> many_processes_findings(const Results& results) {
+  std::vector<std::string> lines;
+  for (const auto& [key, group] : grouped(results, {"gpu", "mps"})) {
+    const auto processes = [](const BenchResult* r) { return std::stoi("0" + param(*r, "processes")); };
+    const auto [fewest, most] = std::minmax_element(
+        group.begin(), group.end(), [&](const BenchResult* a, const BenchResult* b) { return processes(a) < processes(b); });
+    const double alone = median_of(**fewest, "kernels_per_s").value_or(0);
+    const double together = median_of(**most, "kernels_per_s").value_or(0);
+    if (alone <= 0 || *fewest == *most) continue;
+    lines.push_back(key + ": " + param(**most, "processes") + " processes launch " + readable(together) +
+                    " kernels/s together, " + readable(together / alone) + "x the " + readable(alone) + " of " +
+                    param(**fewest, "processes") + (together < 1.1 * alone ? "; the GPU does not run them side by side" : ""));
+  }
+  return lines;
+}
+
+// Per GPU and configuration: what the captured graph saves per time step over launching the
+// step calls one by one, and the one call over the whole sequence beside both.
+std::vector<std::string> lstm_findings(const Results& results) {
+  std::vector<std::string> lines;
+  for (const auto& [_, group] : grouped(results, {"gpu", "type", "pass", "seq", "hidden", "batch"})) {
+    const BenchResult& r0 = *group.front();
+    const std::string key = param(r0, "gpu") + " " + param(r0, "type") + " " + param(r0, "pass") + " T" +
+                            param(r0, "seq") + " H" + param(r0, "hidden") + " B" + param(r0, "batch");
+    std::map<std::string, double> step_us;
+    for (const BenchResult* r : group) step_us[param(*r, "launch")] = median_of(*r, "step_us").value_or(0);
+    const double steps = step_us["steps"], graph = step_us["graph"], sequence = step_us["sequence"];
+    if (steps <= 0 || graph <= 0) continue;
+    std::string line = key + ": " + readable(steps) + " us per step launched call by call, " + readable(graph) +
+                       " us as one graph (" + readable(steps / graph) + "x)";
+    if (sequence > 0) line += "; one whole-sequence call " + readable(sequence) + " us";
+    lines.push_back(line);
+  }
+  return lines;
+}
+
 const bool declared = gpubench::declare_suite({
     "scenarios",
     80,
@@ -140,6 +177,8 @@ const bool declared = gpubench::declare_suite({
       {"scenarios/occupancy", occupancy_findings},
       {"scenarios/host_feed", host_feed_findings},
       {"scenarios/work_split", work_split_findings},
+      {"scenarios/many_processes", many_processes_findings},
+      {"scenarios/lstm", lstm_findings},
     },
 });
 

@@ -1,9 +1,9 @@
 // transfer/device_local: a copy within one GPU's memory, by copy engine or SM kernel.
-#include "benches/memory/peak.h"
 #include "benches/transfer/lanes.h"
 #include "benches/transfer/support.h"
 #include "benches/transfer/transfer.h"
 #include "harness/core/gpubench.h"
+#include "harness/core/peaks.h"
 #include "kernels/copy.cuh"
 
 namespace {
@@ -38,7 +38,7 @@ void run_device_local(State& s) {
   lane.metric = "copied_gbps";  // each byte once, as nvbandwidth's device_local_copy counts
   lane.metric_bytes_per_rep = static_cast<double>(bytes);
   // Read plus write traffic is HBM traffic: the peak is HBM's, once both buffers exceed the L2.
-  memory::set_hbm_peak(s, device_local_counted_bytes(bytes));
+  set_hbm_peak(s, device_local_counted_bytes(bytes));
 
   measure_lanes(s, {lane}, Hold::kBlocked);
   verify_copy(s, "destination after the copy", dst.get(), bytes, kSeed, device);

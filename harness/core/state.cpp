@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "harness/core/batching.h"
+#include "harness/core/captured_graph.h"
 #include "harness/core/cuda_check.h"
 #include "harness/core/held_region.h"
 #include "harness/core/host_clock.h"
@@ -46,34 +47,6 @@ StopReason run_samples(const StopRule& rule, const std::function<double()>& samp
   return reason;
 }
 
-// A batch of operations captured once into a graph; the launch of the graph is the sample.
-class CapturedBatch {
- public:
-  CapturedBatch(cudaStream_t stream, int ops, const std::function<void(cudaStream_t)>& op) {
-    GPUBENCH_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    try {
-      for (int i = 0; i < ops; ++i) op(stream);
-    } catch (...) {  // the stream leaves capture mode, or every later use of it fails too
-      if (cudaStreamEndCapture(stream, &graph_) == cudaSuccess && graph_) cudaGraphDestroy(graph_);
-      cudaGetLastError();
-      throw;
-    }
-    GPUBENCH_CUDA(cudaStreamEndCapture(stream, &graph_));
-    GPUBENCH_CUDA(cudaGraphInstantiate(&exec_, graph_, 0));
-    GPUBENCH_CUDA(cudaGraphUpload(exec_, stream));
-  }
-  ~CapturedBatch() {
-    if (exec_) cudaGraphExecDestroy(exec_);
-    if (graph_) cudaGraphDestroy(graph_);
-  }
-  CapturedBatch(const CapturedBatch&) = delete;
-  CapturedBatch& operator=(const CapturedBatch&) = delete;
-  void launch(cudaStream_t stream) { GPUBENCH_CUDA(cudaGraphLaunch(exec_, stream)); }
-
- private:
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
-};
 
 }  // namespace
 
@@ -237,7 +210,7 @@ State::Batched State::in_batches(const std::function<void(cudaStream_t)>& op, in
           : batching == Batching::kGraph ? "graph"
                                          : "stream";
   if (ops > 1 && batching == Batching::kGraph) {
-    auto batch = std::make_shared<CapturedBatch>(stream(), ops, op);
+    auto batch = std::make_shared<CapturedGraph>(stream(), ops, op);
     auto replay = std::make_shared<std::function<void(cudaStream_t)>>([batch](cudaStream_t s) { batch->launch(s); });
     b.sample = [replay, sample = event_sample(*replay, 1, events, held_depth, &b.pending)] { return sample(); };
   } else {
