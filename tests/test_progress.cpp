@@ -52,6 +52,36 @@ TEST(Progress, DurationsReadAsAPersonReadsThem) {
   EXPECT_EQ(duration_text(3729), "1:02:09");
 }
 
+TEST(Progress, KnownLengthsAreAddedAndKeptOutOfTheMean) {
+  // 4 of 10 quick benchmarks took 8 s, plus a 20 s sustained load already done: 6 x 2 s + 40 s left.
+  EXPECT_DOUBLE_EQ(*remaining_seconds(28, 4, 10, 20, 40), 52);
+  EXPECT_DOUBLE_EQ(*remaining_seconds(28, 10, 10, 20, 40), 40);  // only the known ones left
+  EXPECT_FALSE(remaining_seconds(20, 0, 3, 20, 40).has_value());  // no quick one timed yet
+}
+
+TEST(Progress, ALongBenchmarkAtTheEndIsInTheEstimate) {
+  Captured out;
+  double now = 0;
+  {
+    std::vector<PlannedRun> plan = {{"memory/stream/op:copy", {}}, {"memory/stream/op:triad", {}},
+                                    {"gemm/sustained/seconds:20", 20.0}, {"gemm/sustained/seconds:20", 20.0}};
+    ProgressDisplay progress(plan, out.file(), false, 80, [&] { return now; });
+    progress.started("memory/stream/op:copy");
+    now += 1;
+    progress.finished(result_of("memory/stream/op:copy"));
+    progress.started("memory/stream/op:triad");
+    now += 1;
+    progress.finished(result_of("memory/stream/op:triad"));
+    progress.started("gemm/sustained/seconds:20");
+    now += 21;
+    progress.finished(result_of("gemm/sustained/seconds:20"));
+    progress.started("gemm/sustained/seconds:20");
+  }
+  EXPECT_EQ(out.text(),
+            "[1/4] memory/stream (0 s elapsed)\n"
+            "[3/4] gemm/sustained (2 s elapsed, about 40 s left)\n");
+}
+
 TEST(Progress, RunSummaryCountsAndTimes) {
   EXPECT_EQ(run_summary(256, 28.44), "gpubench: 256 benchmarks in 28.4 s");
   EXPECT_EQ(run_summary(1, 0.24), "gpubench: 1 benchmark in 0.2 s");

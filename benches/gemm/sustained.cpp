@@ -116,6 +116,7 @@ const auto& sustained_family =
         .per_device()
         .needs_library("cublasLt")
         .settings(sustained_settings())
+        .known_length([](const gpubench::Params& p) { return static_cast<double>(p.integer("seconds")); })
         .where(gpubench::gemm::options_valid)
         .run(run_sustained);
 

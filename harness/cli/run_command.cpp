@@ -179,9 +179,11 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   RunDocument document = start_run_document(context, options.command_line);
   document.config = {{"file", options.config_path}, {"settings", settings_to_json(settings)}};
   reporter.context(document);
-  std::size_t planned = 0;
-  for (const Instance& instance : plan.instances) planned += settings.repetitions_of(instance.family->name());
-  ProgressDisplay progress(planned);
+  std::vector<PlannedRun> planned;
+  for (const Instance& instance : plan.instances)
+    planned.insert(planned.end(), settings.repetitions_of(instance.family->name()),
+                   {instance.name, instance.family->known_length_s(instance.params)});
+  ProgressDisplay progress(std::move(planned));
   RunObserver observer;
   observer.started = [&](const std::string& name) { progress.started(name); };
   observer.finished = [&](const BenchResult& result) {

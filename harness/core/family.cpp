@@ -214,6 +214,16 @@ Family& Family::quiet_host() {
   return *this;
 }
 
+Family& Family::known_length(std::function<double(const Params&)> seconds) {
+  known_length_ = std::move(seconds);
+  return *this;
+}
+
+std::optional<double> Family::known_length_s(const Params& params) const {
+  if (!known_length_) return std::nullopt;
+  return known_length_(params);
+}
+
 Family& Family::run(std::function<void(State&)> body) {
   body_ = std::move(body);
   return *this;

@@ -154,6 +154,9 @@ class Family {
   // runner reads telemetry only before and after each benchmark, with no polling thread
   // making NVML calls (driver ioctls, CPU time) while it runs.
   Family& quiet_host();
+  // How long one of its benchmarks runs, where the family fixes it (a sustained load of a set
+  // length): the run's progress adds it to the time left instead of the mean of the others.
+  Family& known_length(std::function<double(const Params&)> seconds);
   Family& run(std::function<void(State&)> body);
 
   const std::string& name() const { return name_; }
@@ -164,6 +167,7 @@ class Family {
   bool needs_gpu() const { return needs_gpu_; }
   bool is_hidden() const { return hidden_; }
   bool is_quiet_host() const { return quiet_host_; }
+  std::optional<double> known_length_s(const Params& params) const;
   bool is_per_device() const { return per_device_; }
   const FamilySettings& settings() const { return settings_; }
   // Why this family cannot run under `options` (too few GPUs, compute capability, a library
@@ -191,6 +195,7 @@ class Family {
   bool needs_gpu_ = true;
   bool hidden_ = false;
   bool quiet_host_ = false;
+  std::function<double(const Params&)> known_length_;
   bool per_device_ = false;
 };
 

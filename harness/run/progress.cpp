@@ -26,9 +26,13 @@ std::string family_of(const std::string& name) {
 
 }  // namespace
 
-std::optional<double> remaining_seconds(double elapsed_s, std::size_t done, std::size_t total) {
-  if (done == 0 || done > total) return std::nullopt;
-  return elapsed_s / static_cast<double>(done) * static_cast<double>(total - done);
+std::optional<double> remaining_seconds(double elapsed_s, std::size_t done, std::size_t total, double known_done_s,
+                                        double known_left_s) {
+  if (done > total) return std::nullopt;
+  if (done == total) return known_left_s;
+  if (done == 0) return std::nullopt;
+  const double each = std::max(0.0, elapsed_s - known_done_s) / static_cast<double>(done);
+  return each * static_cast<double>(total - done) + known_left_s;
 }
 
 std::string duration_text(double seconds) {
@@ -47,17 +51,28 @@ std::string run_summary(std::size_t benchmarks, double seconds) {
   return text + (seconds >= 60 ? " (" + duration_text(seconds) + ")" : std::string());
 }
 
-ProgressDisplay::ProgressDisplay(std::size_t total, std::FILE* out, bool terminal, std::size_t width, Clock clock)
-    : total_(total), out_(out), terminal_(terminal), width_(width), clock_(std::move(clock)), start_s_(clock_()) {}
+ProgressDisplay::ProgressDisplay(std::vector<PlannedRun> plan, std::FILE* out, bool terminal, std::size_t width,
+                                 Clock clock)
+    : total_(plan.size()), out_(out), terminal_(terminal), width_(width), clock_(std::move(clock)), start_s_(clock_()) {
+  for (const PlannedRun& run : plan) {
+    if (!run.known_s) continue;
+    known_left_[run.name].push_back(*run.known_s);
+    known_left_s_ += *run.known_s;
+    ++known_total_;
+  }
+}
 
-ProgressDisplay::ProgressDisplay(std::size_t total)
-    : ProgressDisplay(total, stderr, isatty(STDERR_FILENO) != 0, terminal_width(STDERR_FILENO), host_now_s) {}
+ProgressDisplay::ProgressDisplay(std::size_t total, std::FILE* out, bool terminal, std::size_t width, Clock clock)
+    : ProgressDisplay(std::vector<PlannedRun>(total), out, terminal, width, std::move(clock)) {}
+
+ProgressDisplay::ProgressDisplay(std::vector<PlannedRun> plan)
+    : ProgressDisplay(std::move(plan), stderr, isatty(STDERR_FILENO) != 0, terminal_width(STDERR_FILENO), host_now_s) {}
 
 ProgressDisplay::~ProgressDisplay() { clear_line(); }
 
 std::string ProgressDisplay::timing() const {
   const double elapsed = clock_() - start_s_;
-  const auto left = remaining_seconds(elapsed, done_, total_);
+  const auto left = remaining_seconds(elapsed, done_ - known_done_, total_ - known_total_, known_done_s_, known_left_s_);
   return duration_text(elapsed) + " elapsed" + (left ? ", about " + duration_text(*left) + " left" : "");
 }
 
@@ -87,6 +102,12 @@ void ProgressDisplay::started(const std::string& name) {
 
 void ProgressDisplay::finished(const BenchResult& result) {
   ++done_;
+  if (auto known = known_left_.find(result.name); known != known_left_.end() && !known->second.empty()) {
+    known_left_s_ -= known->second.back();
+    known_done_s_ += known->second.back();
+    known->second.pop_back();
+    ++known_done_;
+  }
   if (result.status == Status::kFailed || result.status == Status::kTimeout ||
       result.status == Status::kInterrupted) {
     clear_line();
