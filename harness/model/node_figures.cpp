@@ -161,7 +161,7 @@ std::optional<BenchResult> node_total(const std::vector<BenchResult>& gpus) {
       for (std::size_t i = 0; i < samples; ++i) metric.values[i] += gpu.metrics.at(name).values[i];
   }
   add_slowest_time(gpus, total);
-  total.notes["node"] = {{"gpus", members}, {"summed", "per-sample sums of the GPUs' samples, started together"}};
+  total.notes[node_note::kNotes] = {{node_note::kGpus, members}, {node_note::kSummed, "per-sample sums of the GPUs' samples, started together"}};
   if (std::isfinite(power_w)) total.notes["node_power_w"] = power_w;
   return total;
 }

@@ -45,6 +45,18 @@ std::optional<BenchResult> node_total(const std::vector<BenchResult>& gpus);
 // The metric a node figure carries its concurrent-to-solo ratio in.
 inline constexpr const char* kSoloRatioMetric = "solo_ratio";
 
+// notes.node of a node figure, written by the runner and read by the verdicts (result_file).
+namespace node_note {
+inline constexpr const char* kNotes = "node";
+inline constexpr const char* kGpus = "gpus";                             // the node group's GPUs
+inline constexpr const char* kOverlapPct = "overlap_pct";                // overlap_pct() with the peers
+inline constexpr const char* kOverlapMethod = "overlap_method";
+inline constexpr const char* kSoloReference = "solo_reference";          // the solo figure's name
+inline constexpr const char* kSmClockDropPct = "sm_clock_drop_pct";      // sm_clock_drop_pct()
+inline constexpr const char* kSharesPcieBridgeWith = "shares_pcie_bridge_with";  // shared_pcie_note()
+inline constexpr const char* kSummed = "summed";                         // a node total's method
+}  // namespace node_note
+
 // The concurrent-to-solo ratio of the primary metric: 1 as fast as alone, 0.5 half the rate
 // (solo/node for a metric where lower is better). Empty where either is not ok or has no figure.
 std::optional<double> solo_ratio(const BenchResult& node, const BenchResult& solo);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/model/node_figures.h"
 #include "harness/model/run_stream.h"
 #include "harness/model/stats.h"
 #include "harness/model/text_table.h"
@@ -105,15 +106,15 @@ void fail_unverified(const BenchResult& r, BenchmarkResult& b) {
 
 // notes.node's causes; a note of another shape is not a verdict's business and is passed over.
 void add_node_causes(const nlohmann::json& notes, BenchmarkResult& b) {
-  const auto node = notes.find("node");
+  const auto node = notes.find(node_note::kNotes);
   if (node == notes.end() || !node->is_object()) return;
-  const auto shared = node->find("shares_pcie_bridge_with");
+  const auto shared = node->find(node_note::kSharesPcieBridgeWith);
   if (shared != node->end() && shared->is_object())
     for (const auto& [gpu, bridge] : shared->items())
       if (bridge.is_string()) b.shares_pcie_bridge_with[gpu] = bridge.get<std::string>();
-  const auto gpus = node->find("gpus");
+  const auto gpus = node->find(node_note::kGpus);
   if (gpus != node->end() && gpus->is_array()) b.node_gpus = std::max(b.node_gpus, gpus->size());
-  const auto drop = node->find("sm_clock_drop_pct");
+  const auto drop = node->find(node_note::kSmClockDropPct);
   if (drop != node->end() && drop->is_number() && std::isfinite(drop->get<double>()))
     b.sm_clock_drop_pct = std::max(b.sm_clock_drop_pct.value_or(drop->get<double>()), drop->get<double>());
 }

@@ -13,13 +13,13 @@ void NodeAccounting::annotate(BenchResult& result) {
       solo_.emplace(std::pair{result.name, result.repetition_index}, result);
     return;
   }
-  nlohmann::json& node = result.notes["node"];
+  nlohmann::json& node = result.notes[node_note::kNotes];
   if (!node.is_object()) node = nlohmann::json::object();
   const std::string gpu = gpu_of_name(result.name);
   for (const GpuInfo& info : context_.gpus)
     if ("gpu" + std::to_string(info.index) == gpu) {
       const nlohmann::json shared = shared_pcie_note(info, context_.gpus);
-      if (!shared.empty()) node["shares_pcie_bridge_with"] = shared;
+      if (!shared.empty()) node[node_note::kSharesPcieBridgeWith] = shared;
     }
   // The same GPU's solo figure of the same repetition, else the first GPU's.
   const std::string own = solo_name_of(result.name);
@@ -27,11 +27,11 @@ void NodeAccounting::annotate(BenchResult& result) {
   auto solo = solo_.find({own, result.repetition_index});
   if (solo == solo_.end()) solo = solo_.find({first, result.repetition_index});
   if (solo == solo_.end()) return;
-  node["solo_reference"] = solo->first.first;
+  node[node_note::kSoloReference] = solo->first.first;
   // A metric, so that a baseline floors it as any figure (check names the GPU whose ratio fails).
   if (const auto ratio = solo_ratio(result, solo->second))
     result.metrics[kSoloRatioMetric] = Metric{"ratio", true, {*ratio}, std::nullopt};
-  if (const auto drop = sm_clock_drop_pct(result, solo->second)) node["sm_clock_drop_pct"] = *drop;
+  if (const auto drop = sm_clock_drop_pct(result, solo->second)) node[node_note::kSmClockDropPct] = *drop;
 }
 
 std::optional<BenchResult> NodeAccounting::total_after(const BenchResult& result) {

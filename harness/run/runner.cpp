@@ -189,12 +189,12 @@ std::vector<BenchResult> run_node_group(const std::vector<const Instance*>& grou
     std::vector<std::vector<ClockSpan>> peers;
     for (std::size_t other = 0; other < lanes; ++other)
       if (other != lane) peers.push_back(spans[other]);
-    nlohmann::json node = {{"gpus", gpus}};
+    nlohmann::json node = {{node_note::kGpus, gpus}};
     if (results[lane].status == Status::kOk && !peers.empty()) {
-      node["overlap_pct"] = overlap_pct(spans[lane], peers);
-      node["overlap_method"] = kOverlapMethod;
+      node[node_note::kOverlapPct] = overlap_pct(spans[lane], peers);
+      node[node_note::kOverlapMethod] = kOverlapMethod;
     }
-    results[lane].notes["node"] = std::move(node);
+    results[lane].notes[node_note::kNotes] = std::move(node);
   }
   return results;
 }
