@@ -8,6 +8,7 @@
 #include <optional>
 #include <fstream>
 #include <limits>
+#include <map>
 
 #include "benches/conv/conv_layer.h"
 #include "benches/conv/engine_choice.h"
@@ -128,6 +129,36 @@ TEST(LayerSetFiles, ShippedSetsLoadAndResNet50HasItsKnownShape) {
   // A training step: three passes per layer but two for conv1.
   EXPECT_DOUBLE_EQ(network_flops(*resnet, 1, true),
                    3 * network_flops(*resnet, 1, false) - resnet->find("conv1_7x7_s2")->flops(1));
+}
+
+// Grouped and depthwise networks ship outside the default sweep: a --config names the net and
+// gets its layers; the sweep's nets and layers stay as they were.
+TEST(LayerSetFiles, SetsOutsideTheSweepAreChosenByConfigWithTheirLayers) {
+  const auto sets = load_layer_sets(std::string(GPUBENCH_SOURCE_DIR) + "/configs/conv_layers");
+  std::map<std::string, const LayerSet*> by_name;
+  for (const auto& set : sets) by_name[set.name] = &set;
+  for (const char* name : {"resnext50", "mobilenetv2", "unet"}) {
+    ASSERT_TRUE(by_name.count(name)) << name;
+    EXPECT_FALSE(by_name[name]->sweep) << name;
+  }
+  EXPECT_EQ(by_name["resnext50"]->total_uses(), 53);
+  EXPECT_EQ(by_name["mobilenetv2"]->total_uses(), 52);
+  EXPECT_EQ(by_name["resnext50"]->find("res4_3x3_512_g32")->groups, 32);
+  EXPECT_EQ(by_name["mobilenetv2"]->find("b4_dw_384")->groups, 384);
+  EXPECT_EQ(net_axis_values(sets, false), (std::vector<std::string>{"extra", "resnet50"}));
+  EXPECT_EQ(net_axis_values(sets, false, false), (std::vector<std::string>{"mobilenetv2", "resnext50", "unet"}));
+
+  const Family* forward = find_family("conv/forward");
+  ASSERT_NE(forward, nullptr);
+  ExpandOptions options;
+  options.axis_overrides = {{"conv/forward", {{"net", {"mobilenetv2"}}, {"n", {32}}, {"type", {"fp16"}}}}};
+  const std::vector<Instance> instances = forward->expand(options);
+  EXPECT_EQ(instances.size(), by_name["mobilenetv2"]->layers.size());
+  for (const Instance& i : instances) EXPECT_NE(by_name["mobilenetv2"]->find(i.params.str("layer")), nullptr) << i.name;
+  options.axis_overrides = nlohmann::json::object();
+  std::size_t swept = 0;
+  for (const Instance& i : forward->expand(options)) swept += i.params.str("type") == "fp16";
+  EXPECT_EQ(swept, by_name["extra"]->layers.size() + by_name["resnet50"]->layers.size());
 }
 
 TEST(LayerSetFiles, ABadFileNamesItsPath) {

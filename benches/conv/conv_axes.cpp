@@ -27,6 +27,7 @@ const DeclaredSets& declared_sets() {
   return declared;
 }
 
+
 }  // namespace
 
 Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool three_by_three_only) {
@@ -36,11 +37,20 @@ Family& add_layer_axes(Family& family, bool networks_only, bool layers, bool thr
   auto quick_values = [](const std::string& name) {
     return name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name};
   };
-  family.axis_str("net", declared.error.empty() ? net_axis_values(declared.sets, networks_only) : unloadable,
-                  quick_values(quick.net));
+  const bool loaded = declared.error.empty();
+  family.axis_str("net", loaded ? net_axis_values(declared.sets, networks_only) : unloadable, quick_values(quick.net),
+                  loaded ? net_axis_values(declared.sets, networks_only, false) : std::vector<std::string>{});
+  // The layers of the nets the run takes: a --config that names a set outside the sweep gets
+  // its layers without listing them.
   if (layers)
-    family.axis_str("layer", declared.error.empty() ? layer_axis_values(declared.sets, three_by_three_only) : unloadable,
-                    quick_values(quick.layer));
+    family.axis_computed(
+        "layer",
+        [three_by_three_only](const ExpandContext& expand) {
+          const DeclaredSets& sets = declared_sets();
+          if (!sets.error.empty()) throw UsageError{kExitBadInput, sets.error};
+          return layer_axis_values(sets.sets, three_by_three_only, expand.earlier_axes.at("net"));
+        },
+        Axis::Kind::kString, quick_values(quick.layer));
   return family.where([layers](const Params& params) {
     const DeclaredSets& sets = declared_sets();
     if (!sets.error.empty()) throw UsageError{kExitBadInput, sets.error};

@@ -126,6 +126,10 @@ LayerSet parse_layer_set(const nlohmann::json& document, const std::string& name
     if (!it->is_boolean()) throw LayerSetError(source + ": 'network' must be true or false");
     set.network = it->get<bool>();
   }
+  if (const auto it = document.find("sweep"); it != document.end()) {
+    if (!it->is_boolean()) throw LayerSetError(source + ": 'sweep' must be true or false");
+    set.sweep = it->get<bool>();
+  }
   for (std::size_t i = 0; i < document["layers"].size(); ++i) {
     ConvLayer layer = parse_layer(document["layers"][i], source + ": layers[" + std::to_string(i) + "]");
     if (set.find(layer.name)) throw LayerSetError(source + ": layer '" + layer.name + "' appears twice");

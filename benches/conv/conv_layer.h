@@ -44,6 +44,7 @@ struct LayerSet {
   std::string name;         // the file's stem: `net` in benchmark names
   std::string description;
   bool network = false;     // a whole network: conv/network sums it into images/s
+  bool sweep = true;        // in the default sweep; else its net and layers are chosen by --config
   std::vector<ConvLayer> layers;
 
   const ConvLayer* find(const std::string& layer) const;  // nullptr when absent

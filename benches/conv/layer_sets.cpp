@@ -55,27 +55,31 @@ const ConvLayer& installed_layer(const std::string& net, const std::string& laye
   return *found;
 }
 
-std::vector<std::string> net_axis_values(const std::vector<LayerSet>& sets, bool networks_only) {
+std::vector<std::string> net_axis_values(const std::vector<LayerSet>& sets, bool networks_only, bool sweep) {
   std::vector<std::string> values;
   for (const auto& set : sets)
-    if (!networks_only || set.network) add_unique(values, set.name);
+    if ((!networks_only || set.network) && set.sweep == sweep) add_unique(values, set.name);
   return values;
 }
 
 bool is_three_by_three(const ConvLayer& layer) { return layer.filter[1] == 3 && layer.filter[2] == 3; }
 
-std::vector<std::string> layer_axis_values(const std::vector<LayerSet>& sets, bool three_by_three_only) {
+std::vector<std::string> layer_axis_values(const std::vector<LayerSet>& sets, bool three_by_three_only,
+                                           const std::vector<std::string>& nets) {
   std::vector<std::string> values;
-  for (const auto& set : sets)
+  for (const auto& set : sets) {
+    const bool taken = nets.empty() ? set.sweep : std::find(nets.begin(), nets.end(), set.name) != nets.end();
+    if (!taken) continue;
     for (const auto& layer : set.layers)
       if (!three_by_three_only || is_three_by_three(layer)) add_unique(values, layer.name);
+  }
   return values;
 }
 
 QuickLayer quick_layer(const std::vector<LayerSet>& sets, bool three_by_three_only) {
   for (bool networks : {true, false})
     for (const auto& set : sets) {
-      if (set.network != networks) continue;
+      if (set.network != networks || !set.sweep) continue;
       for (const auto& layer : set.layers)
         if (!three_by_three_only || is_three_by_three(layer)) return {set.name, layer.name};
     }

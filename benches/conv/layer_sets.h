@@ -19,10 +19,13 @@ const std::vector<LayerSet>& installed_layer_sets();
 const LayerSet& installed_set(const std::string& net);
 const ConvLayer& installed_layer(const std::string& net, const std::string& layer);
 
-// Axis values: the names of the sets (only whole networks when `networks_only`) and of their
-// layers (only the 3x3 ones when `three_by_three_only`), in file order without repeats.
-std::vector<std::string> net_axis_values(const std::vector<LayerSet>& sets, bool networks_only);
-std::vector<std::string> layer_axis_values(const std::vector<LayerSet>& sets, bool three_by_three_only);
+// Axis values: the names of the sets (only whole networks when `networks_only`), in file order
+// without repeats: those of the sets in the default sweep, or (`sweep` false) those only a
+// --config chooses. The layers of the sets named in `nets` (of the sweep's sets when empty),
+// only the 3x3 ones when `three_by_three_only`.
+std::vector<std::string> net_axis_values(const std::vector<LayerSet>& sets, bool networks_only, bool sweep = true);
+std::vector<std::string> layer_axis_values(const std::vector<LayerSet>& sets, bool three_by_three_only,
+                                           const std::vector<std::string>& nets = {});
 bool is_three_by_three(const ConvLayer& layer);
 // What --quick runs: the first whole network (else the first set) and its first layer (3x3
 // when `three_by_three_only`); empty names when no set has such a layer.

@@ -252,10 +252,10 @@ std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
   std::vector<Axis> axes = axes_;
   if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}, {}});
   static const Context no_gpu;
-  const ExpandContext expand_context{options.context ? *options.context : no_gpu, options.config, options.devices};
+  std::map<std::string, std::vector<std::string>> earlier;
   for (auto& axis : axes) {
     if (axis.compute) {
-      axis.values = axis.compute(expand_context);
+      axis.values = axis.compute({options.context ? *options.context : no_gpu, options.config, options.devices, earlier});
     } else if (axis.kind == Axis::Kind::kGpu) {
       axis.values.clear();
       for (int d : options.devices) axis.values.push_back("gpu" + std::to_string(d));
@@ -277,6 +277,7 @@ std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
     } else if (options.quick && !axis.quick_values.empty()) {
       axis.values = axis.compute ? computed_quick_values(axis.values, axis.quick_values) : axis.quick_values;
     }
+    earlier[axis.name] = axis.values;
   }
   return axes;
 }

@@ -14,6 +14,7 @@
 // filters and the comparator key on.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,13 +28,15 @@ namespace gpubench {
 
 class State;
 
-// What axes computed at expansion see: the run's machine, its --config document and the
-// selected GPUs. The parent and every worker expand alike, so a computed axis must give the
-// same values from the same inputs.
+// What axes computed at expansion see: the run's machine, its --config document's `axes`, the
+// selected GPUs and the values of the axes declared before it, as the run takes them (a
+// --config's choice or --quick's applied). The parent and every worker expand alike, so a
+// computed axis must give the same values from the same inputs.
 struct ExpandContext {
   const Context& context;
   const nlohmann::json& config;
   const std::vector<int>& devices;
+  const std::map<std::string, std::vector<std::string>>& earlier_axes;
 };
 
 struct Axis {

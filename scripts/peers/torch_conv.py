@@ -95,6 +95,7 @@ def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", default=os.path.join(root, "configs", "conv_layers"), help="folder of layer sets")
+    parser.add_argument("--nets", default="", help="sets to run, comma-separated (default: those in gpubench's sweep)")
     parser.add_argument("--n", type=int, default=128)
     parser.add_argument("--types", default="fp32,tf32,fp16,bf16")
     parser.add_argument("--layouts", default="nhwc")
@@ -113,7 +114,11 @@ def main():
     for path in sorted(glob.glob(os.path.join(args.layers, "*.json"))):
         net = os.path.splitext(os.path.basename(path))[0]
         with open(path) as f:
-            layers = json.load(f)["layers"]
+            document = json.load(f)
+        chosen = args.nets.split(",") if args.nets else None
+        if (net not in chosen) if chosen else document.get("sweep", True) is False:
+            continue
+        layers = document["layers"]
         for pass_name in args.passes.split(","):
             for layer in layers:
                 if pass_name != "forward" and not args.all_backward and not (layer["r"] == 3 and layer["s"] == 3):
