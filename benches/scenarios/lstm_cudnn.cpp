@@ -110,7 +110,7 @@ struct CudnnLstm::Impl {
   std::size_t state(int t) const { return std::size_t(t) * shape.batch * shape.hidden; }
   cudnnForwardMode_t mode() const { return training ? CUDNN_FWD_MODE_TRAINING : CUDNN_FWD_MODE_INFERENCE; }
   void* reserve_of_step(int t) const {
-    return training ? static_cast<char*>(reserve_steps.get()) + std::size_t(t) * reserve_step_bytes : nullptr;
+    return training ? static_cast<char*>(reserve_steps.get()) + std::size_t(t) * reserve_stride_bytes : nullptr;
   }
 
   cudnnHandle_t handle;
@@ -123,7 +123,7 @@ struct CudnnLstm::Impl {
   Array x, dx, y, dy, h, c, dh, dc;  // h, c, dh, dc: (T + 1) x B x H, the initial state first
   DeviceBuffer lengths_step, lengths_sequence;
   std::unique_ptr<Array> weights, dweights;
-  std::size_t weight_bytes = 0, reserve_step_bytes = 0, reserve_sequence_bytes = 0;
+  std::size_t weight_bytes = 0, reserve_step_bytes = 0, reserve_stride_bytes = 0, reserve_sequence_bytes = 0;
   DeviceBuffer work, reserve_steps, reserve_sequence;
   std::size_t work_bytes = 0;
   // Element offsets in the weight space: matrices and biases of cuDNN's linear layers 0-7.
@@ -157,10 +157,13 @@ void locate_weights(CudnnLstm::Impl& m) {
     int dims = 0, size[3] = {}, stride[3] = {};
     GPUBENCH_CUDNN(api().cudnnGetTensorNdDescriptor(matrix.value, 3, &type, &dims, size, stride));
     const int columns = id < 4 ? m.shape.input : m.shape.hidden;
-    if (dims != 3 || size[1] != m.shape.hidden || size[2] != columns || stride[1] != columns || stride[2] != 1)
-      throw std::runtime_error("cuDNN laid out LSTM matrix " + std::to_string(id) + " as [" + std::to_string(size[0]) +
-                               ", " + std::to_string(size[1]) + ", " + std::to_string(size[2]) + "], not [1, hidden, " +
-                               (id < 4 ? "input" : "hidden") + "] row-major");
+    std::vector<int> extents, steps;  // the dimensions that are not 1, outermost first
+    for (int d = 0; d < dims && d < 3; ++d)
+      if (size[d] != 1) extents.push_back(size[d]), steps.push_back(stride[d]);
+    if (extents != std::vector<int>{m.shape.hidden, columns} || steps != std::vector<int>{columns, 1})
+      throw std::runtime_error("cuDNN laid out LSTM matrix " + std::to_string(id) + " otherwise than " +
+                               std::to_string(m.shape.hidden) + " rows of " + std::to_string(columns) +
+                               " (the reference's row-major [hidden, " + (id < 4 ? "input" : "hidden") + "])");
     m.matrix_offset[id] = static_cast<std::size_t>(static_cast<char*>(matrix_at) - base) / element;
     m.bias_offset[id] = static_cast<std::size_t>(static_cast<char*>(bias_at) - base) / element;
   }
@@ -200,10 +203,12 @@ CudnnLstm::CudnnLstm(cudnnHandle_t handle, const LstmShape& shape, LstmType type
   GPUBENCH_CUDNN(api().cudnnGetRNNTempSpaceSizes(handle, m.rnn.value, m.mode(), m.x_sequence.value, &work_sequence,
                                                  &m.reserve_sequence_bytes));
   m.work_bytes = std::max(work_step, work_sequence);
+  // Each step's slice of the stepped reserve space starts on a 256-byte boundary, as cudaMalloc's do.
+  m.reserve_stride_bytes = (m.reserve_step_bytes + 255) / 256 * 256;
   m.work = DeviceBuffer(std::max<std::size_t>(m.work_bytes, 1));
   if (training) {
-    m.reserve_steps = DeviceBuffer(m.reserve_step_bytes * shape.seq);
-    m.reserve_sequence = DeviceBuffer(m.reserve_sequence_bytes);
+    m.reserve_steps = DeviceBuffer(std::max<std::size_t>(m.reserve_stride_bytes * shape.seq, 1));
+    m.reserve_sequence = DeviceBuffer(std::max<std::size_t>(m.reserve_sequence_bytes, 1));
   }
   GPUBENCH_CUDNN(api().cudnnGetRNNWeightSpaceSize(handle, m.rnn.value, &m.weight_bytes));
   m.weights = std::make_unique<Array>(m.weight_bytes / (m.half ? 2 : 4), m.half);
