@@ -7,6 +7,8 @@
 
 #include "harness/report/chart_ticks.h"
 
+#include "harness/report/svg_parts.h"  // xml_escape
+
 namespace gpubench {
 
 // kFailed: a result of the series at that x with no figure (failed, timed out): drawn as a
@@ -64,8 +66,5 @@ constexpr double kLogSpan = 31.6;
 // The <svg> element, with id="chart-<id>" and class="chart".
 std::string render_svg(const Chart& chart);
 
-// Text safe inside XML and HTML elements and attribute values; controls and bidirectional
-// controls are written visibly first, as printable (text_table.h) writes them for a terminal.
-std::string xml_escape(const std::string& text);
 
 }  // namespace gpubench

@@ -2,9 +2,27 @@
 
 #include <charconv>
 
-#include "harness/report/svg_chart.h"
+#include "harness/model/text_table.h"
 
-namespace gpubench::svg {
+namespace gpubench {
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : printable(text)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+namespace svg {
 namespace {
 
 // Tableau's ten categorical colours: neighbours in the order stay apart in hue. Grey (7) is
@@ -94,4 +112,5 @@ std::string render_legend(const std::vector<LegendItem>& items, double top) {
 }
 
 
-}  // namespace gpubench::svg
+}  // namespace svg
+}  // namespace gpubench

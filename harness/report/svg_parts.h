@@ -6,7 +6,13 @@
 #include <utility>
 #include <vector>
 
-namespace gpubench::svg {
+namespace gpubench {
+
+// Text safe inside XML and HTML elements and attribute values; controls and bidirectional
+// controls are written visibly first, as printable (text_table.h) writes them for a terminal.
+std::string xml_escape(const std::string& text);
+
+namespace svg {
 
 // Small charts, two to a row of the page: the page scales the viewBox to its column.
 constexpr double kWidth = 520, kLeft = 62, kRight = 30, kTop = 44, kPlotHeight = 210;
@@ -41,4 +47,5 @@ double legend_rows(const std::vector<LegendItem>& items, std::vector<std::pair<d
 // entries come after them and toggle nothing.
 std::string render_legend(const std::vector<LegendItem>& items, double top);
 
-}  // namespace gpubench::svg
+}  // namespace svg
+}  // namespace gpubench
