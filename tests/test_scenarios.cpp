@@ -146,17 +146,23 @@ BenchResult result(const std::string& family, nlohmann::json params, std::map<st
 }
 
 BenchResult occupancy(const std::string& kind, int block, int smem_kib, double occupancy_pct, double rate) {
-  return result("scenarios/occupancy", {{"kind", kind}, {"block", block}, {"smem_kib", smem_kib}, {"gpu", "gpu0"}},
-                {{kind == "memory" ? "bandwidth_gbps" : "tflops", rate}, {"predicted_occupancy_pct", occupancy_pct}});
+  BenchResult r = result("scenarios/occupancy", {{"kind", kind}, {"block", block}, {"smem_kib", smem_kib}, {"gpu", "gpu0"}},
+                         {{kind == "memory" ? "bandwidth_gbps" : "tflops", rate}});
+  r.notes["predicted_occupancy_pct"] = occupancy_pct;
+  return r;
 }
 
 TEST(ScenarioFindings, OccupancyFromWhichEachKernelReachesNinetyPercentOfItsBest) {
-  const std::vector<BenchResult> results = {
+  std::vector<BenchResult> results = {
       occupancy("memory", 1024, 0, 100, 4000), occupancy("memory", 256, 64, 37.5, 3700),
       occupancy("memory", 256, 200, 12.5, 2500), occupancy("memory", 64, 200, 3.125, 600),
       occupancy("compute", 1024, 0, 100, 30), occupancy("compute", 256, 100, 25, 29),
-      occupancy("compute", 64, 200, 3.125, 4),
+      occupancy("compute", 64, 200, 3.125, 4), occupancy("compute", 32, 200, 1, 1),
+      occupancy("compute", 128, 0, 2, 99),
   };
+  // A failed point (no figure) and one without the API's prediction are left out of the finding.
+  results[results.size() - 2].metrics.clear();
+  results[results.size() - 1].notes.erase("predicted_occupancy_pct");
   const std::vector<std::string> lines = findings_of(results);
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0],

@@ -166,14 +166,20 @@ void run_many_processes(State& s) {
         return span;
       },
       count * kKernelsPerRound);
+  if (mps != "off") {
+    // Asked while the clients still run: a client that found no daemon would run without MPS.
+    const auto servers = scenarios::mps_server_list(daemon ? daemon->pipe_directory() : node_pipe);
+    s.note("mps_servers", servers);
+    s.verify(!servers.empty(), "the daemon runs no MPS server while the clients run, so they did not use MPS" +
+                                   (daemon ? " (daemon log: " + daemon->log_tail() + ")" : std::string()));
+  }
   const std::string problem = clients.finish();
+  s.verify(problem.empty(), problem);
   if (daemon) {
     const bool stopped = daemon->stop();
     s.note("mps_daemon", stopped ? "stopped after the family, its socket gone" : "did not stop");
-    s.verify(problem.empty() && stopped, problem + (stopped ? "" : "the private MPS daemon did not stop"));
-    return;
+    s.verify(stopped, "the private MPS daemon did not stop (its directory " + daemon->pipe_directory() + " is left)");
   }
-  s.verify(problem.empty(), problem);
 }
 
 const auto& many_processes_family =

@@ -1,11 +1,16 @@
 #include "benches/scenarios/mps_daemon.h"
 
-#include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 
@@ -14,7 +19,7 @@
 namespace gpubench::scenarios {
 namespace {
 
-constexpr double kStartTimeoutS = 10, kStopTimeoutS = 10;
+constexpr double kStartTimeoutS = 10, kStopTimeoutS = 10, kQueryTimeoutS = 5;
 
 std::string find_control_program() {
   const char* path = std::getenv("PATH");
@@ -41,6 +46,18 @@ std::map<std::string, std::string> daemon_environment(const std::string& pipe, c
   return {{"CUDA_MPS_PIPE_DIRECTORY", pipe}, {"CUDA_MPS_LOG_DIRECTORY", log}};
 }
 
+// The control program as a client of the daemon in `pipe`: `command` on its stdin, what it
+// answers until it exits.
+std::vector<std::string> ask_daemon(const std::string& program, const std::string& pipe, const std::string& command) {
+  ChildProcess client(program, {}, {{"CUDA_MPS_PIPE_DIRECTORY", pipe}});
+  client.write_line(command);
+  client.close_stdin();
+  std::vector<std::string> answer;
+  while (const auto line = client.read_line(kQueryTimeoutS)) answer.push_back(*line);
+  client.wait(kQueryTimeoutS);
+  return answer;
+}
+
 }  // namespace
 
 std::string default_mps_pipe_directory() {
@@ -49,8 +66,25 @@ std::string default_mps_pipe_directory() {
 }
 
 bool mps_daemon_listens(const std::string& pipe_directory) {
-  struct stat info {};
-  return stat((pipe_directory + "/control").c_str(), &info) == 0 && S_ISSOCK(info.st_mode);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  const std::string path = pipe_directory + "/control";
+  if (path.size() >= sizeof address.sun_path) return false;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const bool accepted = connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+  close(fd);
+  return accepted;
+}
+
+std::vector<std::string> mps_server_list(const std::string& pipe_directory) {
+  const std::string program = find_control_program();
+  if (program.empty() || !mps_daemon_listens(pipe_directory)) return {};
+  std::vector<std::string> pids;
+  for (const std::string& line : ask_daemon(program, pipe_directory, "get_server_list"))
+    if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) pids.push_back(line);
+  return pids;
 }
 
 PrivateMpsDaemon::PrivateMpsDaemon() {
@@ -63,15 +97,19 @@ PrivateMpsDaemon::PrivateMpsDaemon() {
   log_ = root_ + "/log";
   std::filesystem::create_directories(pipe_);
   std::filesystem::create_directories(log_);
-  ChildProcess start(program, {"-d"}, daemon_environment(pipe_, log_));
+  // -d forks the daemon and returns; the daemon must not keep our pipes as its stdin and stdout,
+  // or it dies of SIGPIPE on its first word once we close them.
+  ChildProcess start("/bin/sh", {"-c", "exec \"$0\" -d </dev/null >/dev/null", program},
+                     daemon_environment(pipe_, log_));
   start.close_stdin();
-  const int status = start.wait(kStartTimeoutS);  // -d forks the daemon and returns
+  const int status = start.wait(kStartTimeoutS);
   if (status != 0 || !wait_for([&] { return mps_daemon_listens(pipe_); }, kStartTimeoutS)) {
+    const std::string log = log_tail();
     stop();
     std::error_code ignored;
     std::filesystem::remove_all(root_, ignored);
     throw std::runtime_error("the private MPS control daemon did not start (nvidia-cuda-mps-control -d, status " +
-                             std::to_string(status) + "; its log in " + log_ + " is removed)");
+                             std::to_string(status) + "; its log: " + (log.empty() ? "empty" : log) + ")");
   }
 }
 
@@ -84,14 +122,21 @@ PrivateMpsDaemon::~PrivateMpsDaemon() {
 bool PrivateMpsDaemon::stop() {
   if (stopped_ || root_.empty()) return stopped_;
   const std::string program = find_control_program();
-  if (!program.empty() && mps_daemon_listens(pipe_)) {
-    ChildProcess quit(program, {}, daemon_environment(pipe_, log_));
-    quit.write_line("quit");
-    quit.close_stdin();
-    quit.wait(kStopTimeoutS);
-  }
+  if (!program.empty() && mps_daemon_listens(pipe_)) ask_daemon(program, pipe_, "quit");
   stopped_ = wait_for([&] { return !mps_daemon_listens(pipe_); }, kStopTimeoutS);
   return stopped_;
+}
+
+std::string PrivateMpsDaemon::log_tail() const {
+  std::ifstream in(log_ + "/control.log");
+  std::deque<std::string> last;
+  for (std::string line; std::getline(in, line);) {
+    last.push_back(line);
+    if (last.size() > 4) last.pop_front();
+  }
+  std::string joined;
+  for (const std::string& line : last) joined += (joined.empty() ? "" : " | ") + line;
+  return joined;
 }
 
 std::map<std::string, std::string> PrivateMpsDaemon::client_environment() const {

@@ -4,18 +4,23 @@
 // log directories and stopped afterwards. A node's own daemon is never stopped or reconfigured.
 #include <map>
 #include <string>
+#include <vector>
 
 namespace gpubench::scenarios {
 
 // The pipe directory clients of a running daemon use: CUDA_MPS_PIPE_DIRECTORY, else the
 // default /tmp/nvidia-mps.
 std::string default_mps_pipe_directory();
-// Whether a control daemon listens in `pipe_directory` (its `control` socket exists).
+// Whether a control daemon listens in `pipe_directory`: its `control` socket accepts a
+// connection (a socket file that a dead daemon left behind does not).
 bool mps_daemon_listens(const std::string& pipe_directory);
+// The PIDs of the MPS servers the daemon in `pipe_directory` runs (`get_server_list`): a
+// server exists while clients use MPS, so an empty list while they run means they do not.
+std::vector<std::string> mps_server_list(const std::string& pipe_directory);
 
 // A private daemon: started in the constructor (throws std::runtime_error with the reason when
-// it cannot be: no nvidia-cuda-mps-control, or no socket within a few seconds), told to quit in
-// the destructor, which waits for its socket to go.
+// it cannot be: no nvidia-cuda-mps-control, or no socket within a few seconds, with the end of
+// its log), told to quit in the destructor, which waits for its socket to go.
 class PrivateMpsDaemon {
  public:
   PrivateMpsDaemon();
@@ -30,6 +35,8 @@ class PrivateMpsDaemon {
   const std::string& pipe_directory() const { return pipe_; }
   // Stops it now (idempotent); whether it went.
   bool stop();
+  // The last lines of the daemon's control.log, for a message that says why.
+  std::string log_tail() const;
 
  private:
   std::string root_, pipe_, log_;

@@ -50,10 +50,9 @@ void run_occupancy(State& s) {
   if (probe.blocks_per_sm() == 0)
     s.skip("a block of " + std::to_string(block) + " threads with " + std::to_string(smem / 1024) +
            " KiB of shared memory does not fit an SM of this GPU");
-  s.declare_metric("predicted_occupancy_pct", "%", true);
-  s.declare_metric("blocks_per_sm", "blocks", true);
-  s.record("predicted_occupancy_pct", probe.predicted_occupancy_pct());
-  s.record("blocks_per_sm", probe.blocks_per_sm());
+  // What the occupancy API predicts is a property of the configuration, not a sampled figure.
+  s.note("predicted_occupancy_pct", probe.predicted_occupancy_pct());
+  s.note("blocks_per_sm", probe.blocks_per_sm());
   s.note("occupancy", "cudaOccupancyMaxActiveBlocksPerMultiprocessor: " + std::to_string(probe.blocks_per_sm()) +
                           " blocks, " + std::to_string(probe.warps_per_sm()) + " of " +
                           std::to_string(probe.max_warps_per_sm()) + " warps per SM; grid " +
@@ -71,7 +70,7 @@ const auto& occupancy_family =
                   std::to_string(kernels::kOccupancyFmaChain) +
                   " dependent FP32 FMAs per thread (tflops, 2 FLOP per FMA), whose latency only other warps hide. "
                   "smem_kib reserves dynamic shared memory per block (never touched) to lower the blocks an SM "
-                  "holds; each launch is one full wave at that occupancy. predicted_occupancy_pct: warps per SM "
+                  "holds; each launch is one full wave at that occupancy. notes.predicted_occupancy_pct: warps per SM "
                   "the CUDA occupancy API allows / the SM's maximum. The finding: the occupancy from which each "
                   "kernel reaches 90 % of its best rate in the sweep")
         .axis_str("kind", {"memory", "compute"}, {"memory"})

@@ -26,6 +26,12 @@ std::optional<double> median_of(const BenchResult& r, const std::string& metric)
   return it->second.summary().median;
 }
 
+std::optional<double> number_note(const BenchResult& r, const std::string& key) {
+  const auto it = r.notes.find(key);
+  if (it == r.notes.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
 std::string param(const BenchResult& r, const std::string& axis) {
   const auto it = r.params.find(axis);
   if (it == r.params.end()) return "";
@@ -48,26 +54,28 @@ std::vector<std::pair<std::string, Results>> grouped(const Results& results, con
 // Per GPU and kernel: the lowest predicted occupancy that reaches 90 % of the sweep's best rate.
 std::vector<std::string> occupancy_findings(const Results& results) {
   std::vector<std::string> lines;
-  for (const auto& [key, group] : grouped(results, {"gpu", "kind"})) {
-    const bool memory = param(*group.front(), "kind") == "memory";
+  for (const auto& [key, all] : grouped(results, {"gpu", "kind"})) {
+    const bool memory = param(*all.front(), "kind") == "memory";
     const std::string metric = memory ? "bandwidth_gbps" : "tflops", unit = memory ? " GB/s" : " TFLOP/s";
+    Results group;
+    for (const BenchResult* r : all)
+      if (median_of(*r, metric) && number_note(*r, "predicted_occupancy_pct")) group.push_back(r);
+    const auto occupancy = [](const BenchResult* r) { return *number_note(*r, "predicted_occupancy_pct"); };
     double best = 0;
-    for (const BenchResult* r : group) best = std::max(best, median_of(*r, metric).value_or(0));
+    for (const BenchResult* r : group) best = std::max(best, *median_of(*r, metric));
     const BenchResult *first_good = nullptr, *lowest = nullptr;
     for (const BenchResult* r : group) {
-      const double occupancy = median_of(*r, "predicted_occupancy_pct").value_or(0);
-      if (!lowest || occupancy < *median_of(*lowest, "predicted_occupancy_pct")) lowest = r;
-      if (median_of(*r, metric).value_or(0) >= 0.9 * best &&
-          (!first_good || occupancy < *median_of(*first_good, "predicted_occupancy_pct")))
+      if (!lowest || occupancy(r) < occupancy(lowest)) lowest = r;
+      if (*median_of(*r, metric) >= 0.9 * best && (!first_good || occupancy(r) < occupancy(first_good)))
         first_good = r;
     }
     if (!first_good || best <= 0) continue;
-    const auto describe = [&](const BenchResult& r) {
-      return readable(*median_of(r, "predicted_occupancy_pct")) + " % predicted occupancy (block " +
-             param(r, "block") + ", " + param(r, "smem_kib") + " KiB shared)";
+    const auto describe = [&](const BenchResult* r) {
+      return readable(occupancy(r)) + " % predicted occupancy (block " + param(*r, "block") + ", " +
+             param(*r, "smem_kib") + " KiB shared)";
     };
     lines.push_back(key + (memory ? " copy" : " FMA chain") + ": 90 % of its best " + readable(best) + unit +
-                    " from " + describe(*first_good) + " up; at " + describe(*lowest) + " " +
+                    " from " + describe(first_good) + " up; at " + describe(lowest) + " " +
                     readable(*median_of(*lowest, metric)) + unit);
   }
   return lines;
