@@ -48,6 +48,14 @@ TEST_F(MpsDaemonTest, StartsAnswersStopsAndLeavesNothing) {
   EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(pipe).parent_path()));
 }
 
+TEST_F(MpsDaemonTest, ADaemonOnASocketThatIsNotAStreamIsFoundAndStopped) {
+  setenv("FAKE_MPS_MODE", "seqpacket", 1);
+  scenarios::PrivateMpsDaemon daemon;
+  EXPECT_TRUE(scenarios::mps_daemon_listens(daemon.pipe_directory()));
+  EXPECT_EQ(scenarios::mps_server_list(daemon.pipe_directory()), std::vector<std::string>{"4242"});
+  EXPECT_TRUE(daemon.stop());
+}
+
 TEST_F(MpsDaemonTest, ADaemonThatDiesAtOnceDidNotStartAndSaysWhatItsLogHolds) {
   setenv("FAKE_MPS_MODE", "dies", 1);
   try {

@@ -1,10 +1,12 @@
 #include "benches/scenarios/mps_daemon.h"
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -58,6 +60,28 @@ std::vector<std::string> ask_daemon(const std::string& program, const std::strin
   return answer;
 }
 
+bool socket_file_exists(const std::string& pipe_directory) {
+  struct stat info {};
+  return stat((pipe_directory + "/control").c_str(), &info) == 0 && S_ISSOCK(info.st_mode);
+}
+
+// The daemon writes its PID beside its socket; 0 until it has.
+pid_t daemon_pid(const std::string& pipe_directory) {
+  std::ifstream in(pipe_directory + "/nvidia-cuda-mps-control.pid");
+  long pid = 0;
+  return in >> pid && pid > 0 ? static_cast<pid_t>(pid) : 0;
+}
+
+// Whether `pid` runs: a daemon that exited stays a zombie where nothing reaps it (a container
+// whose first process is not an init), and a zombie is gone.
+bool process_runs(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (pid <= 0 || !std::getline(in, stat)) return false;
+  const std::size_t name_end = stat.rfind(')');
+  return name_end != std::string::npos && name_end + 2 < stat.size() && stat[name_end + 2] != 'Z';
+}
+
 }  // namespace
 
 std::string default_mps_pipe_directory() {
@@ -71,16 +95,22 @@ bool mps_daemon_listens(const std::string& pipe_directory) {
   const std::string path = pipe_directory + "/control";
   if (path.size() >= sizeof address.sun_path) return false;
   std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  const bool accepted = connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
-  close(fd);
-  return accepted;
+  // The socket's type is the daemon's choice: a connect of the wrong type fails with EPROTOTYPE.
+  for (const int type : {SOCK_STREAM, SOCK_SEQPACKET, SOCK_DGRAM}) {
+    const int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    const bool accepted = connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+    const int error = errno;
+    close(fd);
+    if (accepted) return true;
+    if (error != EPROTOTYPE) return false;
+  }
+  return false;
 }
 
 std::vector<std::string> mps_server_list(const std::string& pipe_directory) {
   const std::string program = find_control_program();
-  if (program.empty() || !mps_daemon_listens(pipe_directory)) return {};
+  if (program.empty() || !socket_file_exists(pipe_directory)) return {};
   std::vector<std::string> pids;
   for (const std::string& line : ask_daemon(program, pipe_directory, "get_server_list"))
     if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos) pids.push_back(line);
@@ -103,7 +133,11 @@ PrivateMpsDaemon::PrivateMpsDaemon() {
                      daemon_environment(pipe_, log_));
   start.close_stdin();
   const int status = start.wait(kStartTimeoutS);
-  if (status != 0 || !wait_for([&] { return mps_daemon_listens(pipe_); }, kStartTimeoutS)) {
+  const bool started = status == 0 && wait_for([&] {
+    pid_ = daemon_pid(pipe_);
+    return process_runs(pid_) && socket_file_exists(pipe_);
+  }, kStartTimeoutS);
+  if (!started) {
     const std::string log = log_tail();
     stop();
     std::error_code ignored;
@@ -121,9 +155,12 @@ PrivateMpsDaemon::~PrivateMpsDaemon() {
 
 bool PrivateMpsDaemon::stop() {
   if (stopped_ || root_.empty()) return stopped_;
+  if (!pid_) pid_ = daemon_pid(pipe_);
   const std::string program = find_control_program();
-  if (!program.empty() && mps_daemon_listens(pipe_)) ask_daemon(program, pipe_, "quit");
-  stopped_ = wait_for([&] { return !mps_daemon_listens(pipe_); }, kStopTimeoutS);
+  if (!program.empty() && socket_file_exists(pipe_) && (!pid_ || process_runs(pid_)))
+    ask_daemon(program, pipe_, "quit");
+  // Without a PID (a daemon that died before writing it) its socket is all there is to watch.
+  stopped_ = wait_for([&] { return pid_ ? !process_runs(pid_) : !mps_daemon_listens(pipe_); }, kStopTimeoutS);
   return stopped_;
 }
 

@@ -2,6 +2,8 @@
 // The CUDA MPS control daemon as scenarios/many_processes uses it: found where a node runs one
 // (its pipe directory's control socket), or started for the family alone with its own pipe and
 // log directories and stopped afterwards. A node's own daemon is never stopped or reconfigured.
+#include <sys/types.h>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -19,8 +21,9 @@ bool mps_daemon_listens(const std::string& pipe_directory);
 std::vector<std::string> mps_server_list(const std::string& pipe_directory);
 
 // A private daemon: started in the constructor (throws std::runtime_error with the reason when
-// it cannot be: no nvidia-cuda-mps-control, or no socket within a few seconds, with the end of
-// its log), told to quit in the destructor, which waits for its socket to go.
+// it cannot be: no nvidia-cuda-mps-control, or no running daemon (the PID it writes beside its
+// socket) within a few seconds, with the end of its log), told to quit in the destructor, which
+// waits for that process to end.
 class PrivateMpsDaemon {
  public:
   PrivateMpsDaemon();
@@ -30,7 +33,7 @@ class PrivateMpsDaemon {
 
   // What a client process needs in its environment to use this daemon.
   std::map<std::string, std::string> client_environment() const;
-  // Whether the daemon was seen to go (its socket removed) after it was told to quit.
+  // Whether the daemon was seen to go (its process ended) after it was told to quit.
   bool stopped() const { return stopped_; }
   const std::string& pipe_directory() const { return pipe_; }
   // Stops it now (idempotent); whether it went.
@@ -40,6 +43,7 @@ class PrivateMpsDaemon {
 
  private:
   std::string root_, pipe_, log_;
+  pid_t pid_ = 0;  // from the PID file the daemon writes in its pipe directory
   bool stopped_ = false;
 };
 
