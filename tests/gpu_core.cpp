@@ -4,6 +4,8 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <ctime>
+
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -119,6 +121,39 @@ TEST_F(GpuCoreState, TuneChoosesTheFastestAndRecordsAFailedCandidate) {
   EXPECT_EQ(r.choice.at("heuristic"), (nlohmann::json{{"ns", 40000}}));
   EXPECT_EQ(r.choice.at("candidates").at(2).at("status"), "failed");
   EXPECT_NEAR(r.metrics.at("time_us").summary().median, 10, 3);
+}
+
+TEST_F(GpuCoreState, ASecondTuneUnderTheSameKeyMeasuresTheFirstOnesChoiceWithoutRanking) {
+  GPUBENCH_REQUIRE_GPU();
+  const nlohmann::json shape = {{"test", "cached"}, {"seed", static_cast<long long>(std::time(nullptr))}};
+  int slow_calls = 0;
+  const auto candidates = [&] {
+    return std::vector<TuneCandidate>{
+        {"spin 30 us", {{"ns", 30000}}, [&](cudaStream_t st) { ++slow_calls, kernels::launch_spin_for_ns(30000, st); }},
+        {"spin 10 us", {{"ns", 10000}}, [](cudaStream_t st) { kernels::launch_spin_for_ns(10000, st); }},
+    };
+  };
+  State first(instance_, settings_, context_);
+  first.tune_cache_key(shape);
+  EXPECT_FALSE(first.cached_choice());
+  first.tune(candidates(), 0);
+  first.verify(true, "ran");
+  const BenchResult tuned = first.finish();
+  ASSERT_EQ(tuned.status, Status::kOk) << tuned.error;
+  EXPECT_FALSE(tuned.choice.contains("cached_from"));
+
+  State second(instance_, settings_, context_);
+  second.tune_cache_key(shape);
+  EXPECT_EQ(second.cached_choice(), (nlohmann::json{{"ns", 10000}}));
+  slow_calls = 0;
+  second.tune(candidates(), 0);
+  second.verify(true, "ran");
+  const BenchResult cached = second.finish();
+  ASSERT_EQ(cached.status, Status::kOk) << cached.error;
+  EXPECT_EQ(slow_calls, 0) << "the cached tune ranked the candidates again";
+  EXPECT_EQ(cached.choice.at("cached_from"), instance_.name);
+  EXPECT_EQ(cached.choice.at("chosen"), (nlohmann::json{{"ns", 10000}}));
+  EXPECT_NEAR(cached.metrics.at("time_us").summary().median, 10, 3);
 }
 
 TEST_F(GpuCoreState, APowerLimitedTuneBatchesShortCandidatesAsGraphsAndRestsBeforeMeasuring) {

@@ -147,4 +147,14 @@ ConvSpec spec_from_axes(const State& s, ConvPass pass, const ConvLayer& layer) {
 
 std::int64_t workspace_limit_bytes(const State& s) { return s.get_int("workspace_mib") << 20; }
 
+nlohmann::json tune_shape(const ConvSpec& spec, std::int64_t workspace_limit) {
+  const ConvLayer& l = spec.layer;
+  return {{"dims", l.spatial_dims}, {"c", l.c},           {"k", l.k},
+          {"groups", l.groups},     {"input", l.input},   {"filter", l.filter},
+          {"stride", l.stride},     {"pad", l.pad},       {"dilation", l.dilation},
+          {"n", spec.n},            {"type", precision_name(spec.precision)},
+          {"layout", spec.layout == Layout::kNhwc ? "nhwc" : "nchw"}, {"pass", pass_name(spec.pass)},
+          {"workspace", workspace_limit}};
+}
+
 }  // namespace gpubench::conv

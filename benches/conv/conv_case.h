@@ -70,5 +70,8 @@ void set_conv_peak(State& s, Precision precision, double per_second_of, double f
 // Reads the conv families' common axes: net, layer, n, type, layout, plus the pass.
 ConvSpec spec_from_axes(const State& s, ConvPass pass, const ConvLayer& layer);
 std::int64_t workspace_limit_bytes(const State& s);
+// What decides a convolution's engine choice, as State::tune_cache_key takes it: the geometry
+// (not the layer's name: networks share shapes), batch, type, layout, pass and workspace limit.
+nlohmann::json tune_shape(const ConvSpec& spec, std::int64_t workspace_limit);
 
 }  // namespace gpubench::conv

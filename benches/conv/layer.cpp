@@ -14,6 +14,17 @@ using namespace gpubench::conv;
 // tune only settles the top few.
 constexpr std::size_t kTuned = 2;
 
+// The plan this worker chose for the same shape before (the tuning cache), else the fastest of
+// a screening beside the heuristic's pick.
+std::vector<std::size_t> plans_to_tune(gpubench::State& s, ConvCase& conv) {
+  if (const auto chosen = s.cached_choice()) {
+    const auto offered = conv.candidates();
+    for (std::size_t i = 0; i < offered.size(); ++i)
+      if (offered[i].identity == *chosen) return {i};
+  }
+  return fastest_plans(conv.screen(s.stream()), kTuned, conv.heuristic_index());
+}
+
 void run_layer(gpubench::State& s, ConvPass pass) {
   const std::string& algo = s.get_str("algo");
   if (algo != "best" && algo != "heuristic") s.fail("algo must be best or heuristic, not '" + algo + "'");
@@ -25,7 +36,8 @@ void run_layer(gpubench::State& s, ConvPass pass) {
   if (!conv.runnable()) s.skip(conv.why_not_runnable());
   s.note("engines_offered", conv.offer_summary());
   conv.bind(workspace.reserve(conv.largest_workspace()));
-  if (best) conv.keep(fastest_plans(conv.screen(s.stream()), kTuned, conv.heuristic_index()));
+  s.tune_cache_key(tune_shape(spec, workspace_limit_bytes(s)));
+  if (best) conv.keep(plans_to_tune(s, conv));
   if (!conv.runnable()) s.fail("cuDNN failed to execute every screened plan");
   conv.verify(s, s.stream());
   s.count_flops(spec.layer.flops(spec.n));
@@ -40,7 +52,7 @@ const char* const kCommon =
     ": cuDNN 9 graph API (one convolution operation, FP32 compute type). algo:best: the first 16 admitted engines "
     "of heuristics mode A then the fallback list that need at most workspace_mib of workspace are screened by the "
     "least of two warm runs (torch.backends.cudnn.benchmark times the first 10), the 2 fastest and mode A's first "
-    "are tuned; algo:heuristic: mode A's "
+    "are tuned, once per shape in a worker (a shape tuned before is measured with the plan chosen then); algo:heuristic: mode A's "
     "first. Engines by torch's rule: none that down-converts inputs; fp32 is strict (no tensor-core engine, "
     "which would be TF32); tf32 admits tensor-core engines as torch's allow_tf32 does. % of peak against the "
     "datasheet dense rate of the type; Winograd and FFT engines do fewer flops than counted, so the plausibility "

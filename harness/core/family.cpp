@@ -88,16 +88,16 @@ Family& Family::add_axis(Axis axis) {
 
 Family& Family::axis_str(std::string name, std::vector<std::string> values, std::vector<std::string> quick,
                          std::vector<std::string> by_config) {
-  return add_axis({std::move(name), Axis::Kind::kString, std::move(values), std::move(quick), {}, std::move(by_config)});
+  return add_axis({std::move(name), Axis::Kind::kString, std::move(values), std::move(quick), {}, std::move(by_config), {}});
 }
 
 Family& Family::axis_int(std::string name, std::vector<std::int64_t> values, std::vector<std::int64_t> quick) {
-  return add_axis({std::move(name), Axis::Kind::kInt, formatted(values, int_value), formatted(quick, int_value), {}, {}});
+  return add_axis({std::move(name), Axis::Kind::kInt, formatted(values, int_value), formatted(quick, int_value), {}, {}, {}});
 }
 
 Family& Family::axis_float(std::string name, std::vector<double> values, std::vector<double> quick) {
   return add_axis(
-      {std::move(name), Axis::Kind::kFloat, formatted(values, float_axis_value), formatted(quick, float_axis_value), {}, {}});
+      {std::move(name), Axis::Kind::kFloat, formatted(values, float_axis_value), formatted(quick, float_axis_value), {}, {}, {}});
 }
 
 Family& Family::axis_pow2(std::string name, int lo, int hi, int step, std::vector<std::int64_t> quick) {
@@ -107,12 +107,12 @@ Family& Family::axis_pow2(std::string name, int lo, int hi, int step, std::vecto
   return axis_int(std::move(name), std::move(values), std::move(quick));
 }
 
-Family& Family::axis_gpus(std::string name) { return add_axis({std::move(name), Axis::Kind::kGpu, {}, {}, {}, {}}); }
+Family& Family::axis_gpus(std::string name) { return add_axis({std::move(name), Axis::Kind::kGpu, {}, {}, {}, {}, {}}); }
 
 Family& Family::axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind,
-                              std::vector<std::string> quick) {
+                              std::vector<std::string> quick, Axis::Compute by_config) {
   if (!compute) throw std::logic_error(name_ + ": axis_computed needs a function");
-  return add_axis({std::move(name), kind, {}, std::move(quick), std::move(compute), {}});
+  return add_axis({std::move(name), kind, {}, std::move(quick), std::move(compute), {}, std::move(by_config)});
 }
 
 Family& Family::per_device() {
@@ -250,12 +250,14 @@ std::vector<std::string> computed_quick_values(const std::vector<std::string>& c
 
 std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
   std::vector<Axis> axes = axes_;
-  if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}, {}});
+  if (per_device_) axes.push_back({"gpu", Axis::Kind::kGpu, {}, {}, {}, {}, {}});
   static const Context no_gpu;
   std::map<std::string, std::vector<std::string>> earlier;
   for (auto& axis : axes) {
+    const ExpandContext expand{options.context ? *options.context : no_gpu, options.config, options.devices, earlier};
     if (axis.compute) {
-      axis.values = axis.compute({options.context ? *options.context : no_gpu, options.config, options.devices, earlier});
+      axis.values = axis.compute(expand);
+      if (axis.compute_by_config) axis.by_config = axis.compute_by_config(expand);
     } else if (axis.kind == Axis::Kind::kGpu) {
       axis.values.clear();
       for (int d : options.devices) axis.values.push_back("gpu" + std::to_string(d));
@@ -267,12 +269,15 @@ std::vector<Axis> Family::resolved_axes(const ExpandOptions& options) const {
         chosen.push_back(v.is_string()         ? v.get<std::string>()
                          : v.is_number_float() ? float_axis_value(v.get<double>())
                                                : v.dump());
-      if (axis.compute && axis.kind == Axis::Kind::kString)
+      if (axis.compute && axis.kind == Axis::Kind::kString) {
+        std::vector<std::string> known = axis.values;
+        known.insert(known.end(), axis.by_config.begin(), axis.by_config.end());
         for (const auto& value : chosen)
-          if (std::find(axis.values.begin(), axis.values.end(), value) == axis.values.end())
+          if (std::find(known.begin(), known.end(), value) == known.end())
             throw UsageError{kExitBadInput, "--config: families/" + name_ + "/" + axis.name + ": '" + value +
                                                 "' is not a value of axis " + axis.name + " (" +
-                                                (axis.values.empty() ? "it has none here" : join_values(axis.values)) + ")"};
+                                                (known.empty() ? "it has none here" : join_values(known)) + ")"};
+      }
       axis.values = std::move(chosen);
     } else if (options.quick && !axis.quick_values.empty()) {
       axis.values = axis.compute ? computed_quick_values(axis.values, axis.quick_values) : axis.quick_values;

@@ -48,6 +48,7 @@ struct Axis {
   std::vector<std::string> quick_values;  // subset used under --quick; empty means all
   Compute compute;                        // set: the values are computed at expansion
   std::vector<std::string> by_config;     // string values --config may choose that the sweep leaves out
+  Compute compute_by_config;              // the same for a computed axis, computed at expansion
 };
 
 // One expanded point of a family: its axis values in declaration order.
@@ -135,8 +136,9 @@ class Family {
   // buffer, sizes from a layer file); `kind` says how they are written to the result's params.
   // Under --quick, the values of `quick` that were computed, else the first computed value:
   // what a file declares may lack the preferred one, and the family still runs once.
+  // `by_config`: values computed alike that only --config may choose (the sweep leaves them out).
   Family& axis_computed(std::string name, Axis::Compute compute, Axis::Kind kind = Axis::Kind::kString,
-                        std::vector<std::string> quick = {});
+                        std::vector<std::string> quick = {}, Axis::Compute by_config = {});
   // Run once per selected GPU: adds a trailing `gpu` axis and makes State::device() that GPU.
   Family& per_device();
   // Drop combinations for which `keep` is false (e.g. a peer pair with src == dst).

@@ -138,6 +138,14 @@ class State {
   // fails. A lone candidate is measured without ranking.
   void tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index = 0,
             Batching batching = Batching::kStream);
+  // What decides tune's choice here (shape, type, layout): a later tune under the same key in
+  // this worker, on the same GPU and library versions, measures the candidate chosen then
+  // alone, if it is offered again, without ranking (harness/core/tune_cache.h);
+  // gpubench.choice is that tune's record with "cached_from", the benchmark that chose it.
+  void tune_cache_key(const nlohmann::json& shape);
+  // The identity of the candidate that a tune under this key chose earlier in the worker: a
+  // family may then skip its own screening and offer that candidate alone.
+  std::optional<nlohmann::json> cached_choice() const;
   // A per-sample value of a secondary metric, from inside a measured sample; warm-up values
   // are dropped. The metric must be declared first.
   void record(const std::string& metric, double value);
@@ -187,6 +195,8 @@ class State {
   // pipeline's); those taken before the sampling are dropped, those after the stop kept.
   Samples collect_samples(const std::function<double()>& sample, int ops_per_sample, bool record,
                           const std::function<std::size_t()>& pending = {});
+  // tune() once the cache has nothing for it: rank, choose, measure.
+  void tune_by_ranking(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index, Batching batching);
   // Warm-up, batching, settle and samples of `op` (what measure() does before it commits).
   Samples collect(const std::function<void(cudaStream_t)>& op, Batching batching, bool record);
   // An operation made ready to sample: `ops` per sample, back to back on the stream or replayed
@@ -240,6 +250,7 @@ class State {
   int ops_per_sample_ = 1;
   double cpu_share_ = 0;
   std::string primary_;
+  std::string tune_cache_key_;  // empty: tune() neither uses nor fills the cache
   std::function<void(cudaStream_t)> before_sample_;
   TelemetrySource telemetry_source_;
   NodeLane node_;

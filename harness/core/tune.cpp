@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <stdexcept>
 
 #include "harness/core/cuda_check.h"
 #include "harness/core/state.h"
+#include "harness/core/tune_cache.h"
 #include "harness/core/tune_choice.h"
 #include "harness/model/stats.h"
 
@@ -14,9 +16,41 @@ constexpr double kKeepHeuristicMargin = 0.02;
 
 }  // namespace
 
+void State::tune_cache_key(const nlohmann::json& shape) {
+  const GpuInfo& info = gpu(device());
+  const std::string gpu_id = !info.uuid.empty() ? info.uuid : info.name + " #" + std::to_string(device());
+  tune_cache_key_ = gpubench::tune_cache_key(instance_.family ? instance_.family->name() : "", shape, gpu_id,
+                                             context_.driver_version + " cudnn " + context_.cudnn + " cublas " +
+                                                 context_.cublas + " cuda " + context_.cuda_runtime);
+}
+
+std::optional<nlohmann::json> State::cached_choice() const {
+  if (tune_cache_key_.empty()) return std::nullopt;
+  const auto cached = worker_tune_cache().find(tune_cache_key_);
+  if (!cached) return std::nullopt;
+  return cached->identity;
+}
+
 void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index, Batching batching) {
   if (candidates.empty()) throw std::logic_error("tune() needs at least one candidate");
   if (heuristic_index >= candidates.size()) throw std::logic_error("tune(): heuristic index out of range");
+  const auto cached = tune_cache_key_.empty() ? std::nullopt : worker_tune_cache().find(tune_cache_key_);
+  const auto offered = !cached ? candidates.end()
+                               : std::find_if(candidates.begin(), candidates.end(),
+                                              [&](const TuneCandidate& c) { return c.identity == cached->identity; });
+  if (offered != candidates.end()) {
+    measure(offered->op, batching);
+    result_.choice = cached->record;
+    result_.choice["cached_from"] = cached->tuned_by;
+    return;
+  }
+  tune_by_ranking(candidates, heuristic_index, batching);
+  if (!tune_cache_key_.empty() && result_.choice.contains("chosen") && !result_.choice["chosen"].is_null())
+    worker_tune_cache().store(tune_cache_key_, {result_.choice["chosen"], instance_.name, result_.choice});
+}
+
+void State::tune_by_ranking(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index,
+                            Batching batching) {
   if (candidates.size() == 1) {  // nothing to rank: the measurement is its time
     measure(candidates.front().op, batching);
     const CandidateTiming only{candidates.front().label, candidates.front().identity, median_of(op_seconds_) * 1e6, {}};
