@@ -142,12 +142,12 @@ TEST(AttentionPeak, TheDatasheetRateOfTheTypeIsThePeakOfTflops) {
 }
 
 TEST(AttentionShapes, UnsupportedHeadDimensionsAreNamed) {
-  EXPECT_TRUE(supported_head_dim(64));
-  EXPECT_TRUE(supported_head_dim(128));
+  for (const std::int64_t d : {64, 80, 96, 128, 256}) EXPECT_TRUE(supported_head_dim(d)) << d;
+  for (const std::int64_t d : {0, 60, 264, 512}) EXPECT_FALSE(supported_head_dim(d)) << d;
   AttentionShape shape = llama(4096, false);
   EXPECT_EQ(unsupported_reason(shape), "");
-  shape.head_dim = 96;
-  EXPECT_EQ(unsupported_reason(shape), "head_dim 96 is not supported (64, 128)");
+  shape.head_dim = 100;
+  EXPECT_EQ(unsupported_reason(shape), "head_dim 100 is not supported (multiples of 8 up to 256)");
   EXPECT_DOUBLE_EQ(llama(1, false).softmax_scale(), 1.0 / std::sqrt(128.0));
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "benches/gemm/shapes.h"
 #include "harness/core/family.h"
@@ -42,6 +43,19 @@ TEST(ExampleConfigs, TheConvNetworksExampleRunsEveryLayerOfItsSets) {
   options.axis_overrides = config.axis_overrides;
   // ResNeXt-50's 24, MobileNetV2's 30 and U-Net's 14 distinct layers, at 2 batches and 2 types.
   EXPECT_EQ(find_family("conv/forward")->expand(options).size(), (24u + 30u + 14u) * 2 * 2);
+}
+
+TEST(ExampleConfigs, ModelsOutsideTheAttentionSweepRunOnlyWhereAConfigNamesThem) {
+  const Family& forward = *find_family("attention/forward");
+  std::set<std::string> swept;
+  for (const Instance& i : forward.expand(ExpandOptions{})) swept.insert(i.params.str("model"));
+  EXPECT_EQ(swept, (std::set<std::string>{"gpt2", "gpt2_medium", "llama3_8b"}));
+  const RunConfig config = load_config(kExamples + "/attention_odd_lengths.json");
+  ExpandOptions options;
+  options.axis_overrides = config.axis_overrides;
+  std::set<std::string> chosen;
+  for (const Instance& i : forward.expand(options)) chosen.insert(i.params.str("model"));
+  EXPECT_EQ(chosen, (std::set<std::string>{"gpt2", "llama3_8b", "phi3_mini", "gemma_7b"}));
 }
 
 }  // namespace

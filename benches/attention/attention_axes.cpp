@@ -4,9 +4,10 @@
 
 namespace gpubench::attention {
 
-std::vector<std::string> model_axis_values() {
+std::vector<std::string> model_axis_values(bool in_sweep) {
   std::vector<std::string> values;
-  for (const auto& preset : installed_presets()) values.push_back(preset.name);
+  for (const auto& preset : installed_presets())
+    if (preset.sweep == in_sweep) values.push_back(preset.name);
   return values;
 }
 
@@ -18,7 +19,8 @@ Family& add_shape_axes(Family& family, std::vector<std::int64_t> seq, std::vecto
   // --quick: one configuration, the shape of the models the suite is mostly run for.
   return family.axis_str("type", {"fp16", "bf16"}, {"bf16"})
       .axis_computed(
-          "model", [](const ExpandContext&) { return model_axis_values(); }, Axis::Kind::kString, {"llama3_8b"})
+          "model", [](const ExpandContext&) { return model_axis_values(true); }, Axis::Kind::kString, {"llama3_8b"},
+          [](const ExpandContext&) { return model_axis_values(false); })
       .axis_int("batch", batch, {batch.front()})
       .axis_int("seq", std::move(seq), std::move(quick_seq))
       .axis_int("causal", {0, 1}, {1});

@@ -27,7 +27,7 @@ std::int64_t positive_integer(const nlohmann::json& entry, const char* field, co
 }
 
 ModelPreset parse_preset(const nlohmann::json& entry, const std::string& where) {
-  static const std::set<std::string> kFields = {"name", "heads", "head_dim", "source"};
+  static const std::set<std::string> kFields = {"name", "heads", "head_dim", "source", "sweep"};
   if (!entry.is_object()) throw PresetError(where + ": a model must be an object");
   const auto name = entry.find("name");
   if (name == entry.end() || !name->is_string() || !valid_name(name->get<std::string>()))
@@ -39,6 +39,10 @@ ModelPreset parse_preset(const nlohmann::json& entry, const std::string& where) 
     if (!kFields.count(field)) throw PresetError(at + ": unknown field '" + field + "'");
   preset.heads = positive_integer(entry, "heads", at);
   preset.head_dim = positive_integer(entry, "head_dim", at);
+  if (const auto sweep = entry.find("sweep"); sweep != entry.end()) {
+    if (!sweep->is_boolean()) throw PresetError(at + ": 'sweep' must be true or false");
+    preset.sweep = sweep->get<bool>();
+  }
   return preset;
 }
 
@@ -102,11 +106,11 @@ std::int64_t element_bytes(Element) { return 2; }
 
 double AttentionShape::softmax_scale() const { return 1.0 / std::sqrt(static_cast<double>(head_dim)); }
 
-bool supported_head_dim(std::int64_t head_dim) { return head_dim == 64 || head_dim == 128; }
+bool supported_head_dim(std::int64_t head_dim) { return head_dim >= 8 && head_dim <= 256 && head_dim % 8 == 0; }
 
 std::string unsupported_reason(const AttentionShape& shape) {
   if (!supported_head_dim(shape.head_dim))
-    return "head_dim " + std::to_string(shape.head_dim) + " is not supported (64, 128)";
+    return "head_dim " + std::to_string(shape.head_dim) + " is not supported (multiples of 8 up to 256)";
   return "";
 }
 

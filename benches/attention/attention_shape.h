@@ -20,6 +20,7 @@ struct PresetError : std::runtime_error {
 struct ModelPreset {
   std::string name;
   std::int64_t heads = 0, head_dim = 0;
+  bool sweep = true;  // false ("sweep": false): run only where --config names it
 };
 
 std::vector<ModelPreset> parse_presets(const nlohmann::json& document, const std::string& source);
@@ -44,7 +45,8 @@ struct AttentionShape {
   double softmax_scale() const;  // 1 / sqrt(head_dim)
 };
 
-// Head dimensions the fused engines (and so this suite) run: 64 and 128.
+// Head dimensions the suite runs: multiples of 8 up to 256, as cuDNN's fused attention takes them
+// on Hopper (gpubench's own kernel runs 64 and 128: flash_attention_unsupported).
 bool supported_head_dim(std::int64_t head_dim);
 // Why `shape` cannot run here ("head_dim 96 is not supported (64, 128)"), or empty.
 std::string unsupported_reason(const AttentionShape& shape);
