@@ -36,8 +36,10 @@ void run_layer(gpubench::State& s, ConvPass pass) {
   if (!conv.runnable()) s.skip(conv.why_not_runnable());
   s.note("engines_offered", conv.offer_summary());
   conv.bind(workspace.reserve(conv.largest_workspace()));
-  s.tune_cache_key(tune_shape(spec, workspace_limit_bytes(s)));
-  if (best) conv.keep(plans_to_tune(s, conv));
+  if (best) {  // algo:heuristic measures cuDNN's first pick, which is no choice to remember
+    s.tune_cache_key(tune_shape(spec, workspace_limit_bytes(s)));
+    conv.keep(plans_to_tune(s, conv));
+  }
   if (!conv.runnable()) s.fail("cuDNN failed to execute every screened plan");
   conv.verify(s, s.stream());
   s.count_flops(spec.layer.flops(spec.n));

@@ -139,8 +139,8 @@ class State {
   void tune(const std::vector<TuneCandidate>& candidates, std::size_t heuristic_index = 0,
             Batching batching = Batching::kStream);
   // What decides tune's choice here (shape, type, layout): a later tune under the same key in
-  // this worker, on the same GPU and library versions, measures the candidate chosen then
-  // alone, if it is offered again, without ranking (harness/core/tune_cache.h);
+  // this worker, on the same GPU and library versions, measures the candidate that a ranking
+  // chose then alone, if it is offered again, without ranking (harness/core/tune_cache.h);
   // gpubench.choice is that tune's record with "cached_from", the benchmark that chose it.
   void tune_cache_key(const nlohmann::json& shape);
   // The identity of the candidate that a tune under this key chose earlier in the worker: a

@@ -45,7 +45,9 @@ void State::tune(const std::vector<TuneCandidate>& candidates, std::size_t heuri
     return;
   }
   tune_by_ranking(candidates, heuristic_index, batching);
-  if (!tune_cache_key_.empty() && result_.choice.contains("chosen") && !result_.choice["chosen"].is_null())
+  // Only a ranking is a choice worth remembering: a lone candidate chose nothing.
+  if (!tune_cache_key_.empty() && candidates.size() > 1 && result_.choice.contains("chosen") &&
+      !result_.choice["chosen"].is_null())
     worker_tune_cache().store(tune_cache_key_, {result_.choice["chosen"], instance_.name, result_.choice});
 }
 
