@@ -177,7 +177,7 @@ void run_many_processes(State& s) {
   s.verify(problem.empty(), problem);
   if (daemon) {
     const bool stopped = daemon->stop();
-    s.note("mps_daemon", stopped ? "stopped after the family, its socket gone" : "did not stop");
+    s.note("mps_daemon", stopped ? "stopped after the family, its process ended" : "did not stop");
     s.verify(stopped, "the private MPS daemon did not stop (its directory " + daemon->pipe_directory() + " is left)");
   }
 }
