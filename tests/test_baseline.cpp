@@ -57,9 +57,11 @@ TEST(Baseline, WrittenFromRunsAndRoundTrips) {
   b.bench(kCopy, "bandwidth_gbps", {}).status_of_last("failed", "mismatch");
   c.bench(kTriad, "bandwidth_gbps", samples(4300, 0.5, 10));
   c.bench(kLaunch, "latency_us", samples(4.5, 0.5, 10), false);
+  c.bench("launch/event/op:cross_stream_wait", "wait_latency_us", {0.02, -0.01, 0.05}, false);
+  c.last()["gpubench"]["metrics"]["wait_latency_us"]["difference"] = true;
   int skipped = 0;
   const Baseline made = make_baseline({a.parse(), b.parse(), c.parse()}, 10, "", &skipped);
-  EXPECT_EQ(skipped, 1);  // copy failed in one run
+  EXPECT_EQ(skipped, 2);  // copy failed in one run; wait_latency_us is a difference
   EXPECT_EQ(made.applies_to.gpu_model, "NVIDIA H200");
   EXPECT_EQ(made.applies_to.nvlinks_per_gpu, 18);
   EXPECT_EQ(made.applies_to.pcie_gen, 5);

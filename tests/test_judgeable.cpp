@@ -125,6 +125,20 @@ TEST(Judgeable, ZeroOrNegativeTimesAndRatesFailTheirBenchmark) {
   EXPECT_TRUE(run.find(kTriad)->ok());
 }
 
+// launch/event's wait_latency_us on an H100 in node mode (results/h100/2026-12-05-launch-host-node-2.json):
+// a two-stream chain's hop time minus a one-stream chain's, 0.015 us median, two samples at or below 0.
+TEST(Judgeable, ADifferenceMayBeZeroOrNegativeAndOnlyWhereTheFileSaysSo) {
+  ResultBuilder b = healthy_run();
+  b.bench("launch/event/op:cross_stream_wait", "wait_latency_us", {0.015, -0.0145, 0.0, 0.024, 0.003}, false);
+  b.last()["gpubench"]["metrics"]["wait_latency_us"]["difference"] = true;
+  b.bench("launch/event/op:cross_stream_wait/mode:node", "wait_latency_us", {0.015, -0.0145, 0.024}, false);
+  const ResultFile run = judged(b);
+  EXPECT_TRUE(run.find("launch/event/op:cross_stream_wait")->ok());
+  EXPECT_TRUE(run.find("launch/event/op:cross_stream_wait")->metrics.at("wait_latency_us").difference);
+  EXPECT_EQ(run.find("launch/event/op:cross_stream_wait/mode:node")->error,
+            "metric wait_latency_us: 1 of 3 samples is zero or negative (a time or a rate is positive)");
+}
+
 TEST(Judgeable, ImpossibleFiguresFailTheirBenchmark) {
   ResultBuilder b;
   b.bench(kTriad, "bandwidth_gbps", samples(3640, 1, 10));  // 58 x a 64 GB/s PCIe link

@@ -28,6 +28,8 @@ BenchResult sample_result() {
   r.primary_metric = "bandwidth_gbps";
   r.metrics["time_us"] = {"us", false, {10, 12, 11, 13, 9}};
   r.metrics["bandwidth_gbps"] = {"GB/s", true, {4000, 4100, 3900, 4050, 3950}};
+  r.metrics["overlap_gain_us"] = {"us", true, {0.2, -0.1, 0, 0.3, 0.1}};
+  r.metrics["overlap_gain_us"].difference = true;
   r.peak = 4800;
   r.peak_source = "HBM: 2 x 3201 MHz x 6144 bit";
   r.telemetry = {{"sm_clock_mhz", {1980, 1980}}, {"throttle_reasons", nlohmann::json::array()}, {"throttled", false}};
@@ -68,6 +70,7 @@ void expect_same(const BenchResult& a, const BenchResult& b) {
     ASSERT_TRUE(b.metrics.count(name)) << name;
     EXPECT_EQ(m.unit, b.metrics.at(name).unit) << name;
     EXPECT_EQ(m.higher_is_better, b.metrics.at(name).higher_is_better) << name;
+    EXPECT_EQ(m.difference, b.metrics.at(name).difference) << name;
     EXPECT_EQ(m.values, b.metrics.at(name).values) << name;
   }
   EXPECT_EQ(a.peak, b.peak);

@@ -73,7 +73,7 @@ void run_cross_stream_wait(State& s) {
   s.note("clock", "gpu_events");
   s.report_time_as("cross_stream_hop_us", "us", 1e6);
   s.declare_metric("same_stream_hop_us", "us", false);
-  s.declare_metric("wait_latency_us", "us", false);
+  s.declare_difference_metric("wait_latency_us", "us", false);
   s.set_primary_metric("wait_latency_us");
   // measure_manual: a sample is a fixed chain of hops on two streams in one held region, timed twice (cross and
   // same stream); the hop count is the condition measured.

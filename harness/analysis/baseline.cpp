@@ -252,7 +252,9 @@ struct Measured {
   std::vector<double> medians;  // one per run that has it
 };
 
-// nullopt when some run has the benchmark not ok (a flaky figure is no reference).
+// nullopt when some run has the benchmark not ok (a flaky figure is no reference), and for a
+// difference of two figures: a bound a percentage away from a median near zero, or below it,
+// would fail healthy runs; the figures it is made of carry the regression.
 std::optional<Measured> measure(const std::vector<ResultFile>& runs, const std::string& name,
                                 std::set<std::string>& suites) {
   Measured m;
@@ -261,6 +263,7 @@ std::optional<Measured> measure(const std::vector<ResultFile>& runs, const std::
     if (!bench) continue;
     if (!bench->ok() || !bench->metrics.count(bench->primary_metric)) return std::nullopt;
     const MetricResult& metric = bench->metrics.at(bench->primary_metric);
+    if (metric.difference) return std::nullopt;
     m.metric = bench->primary_metric;
     m.unit = metric.unit;
     m.higher_is_better = metric.higher_is_better;

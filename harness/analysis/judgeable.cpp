@@ -49,10 +49,11 @@ std::string of_samples(std::size_t count, std::size_t total, const char* what) {
          what;
 }
 
-// A percentage (a reduction, a busy share) may be zero or negative; every other figure gpubench
-// records is a time, a rate or a ratio of them, which a real measurement makes positive.
+// A percentage (a reduction, a busy share) and a difference of two figures may be zero or negative;
+// every other figure gpubench records is a time, a rate or a ratio of them, which a real
+// measurement makes positive.
 void metric_reasons(const std::string& name, const MetricResult& m, std::vector<std::string>& out) {
-  const bool may_be_signed = is_percentage_metric(name, m.unit);
+  const bool may_be_signed = is_percentage_metric(name, m.unit) || m.difference;
   std::size_t non_finite = 0, non_positive = 0;
   for (double v : m.values) {
     if (!std::isfinite(v)) ++non_finite;

@@ -44,7 +44,7 @@ void add_baseline_command(CLI::App& app, int* exit_code) {
     const bool written = write_output(to_json(baseline).dump(2) + "\n", options->out_path);
     std::cerr << "baseline: " << baseline.expectations.size() << " benchmarks from " << runs.size()
               << " run(s)";
-    if (skipped) std::cerr << "; " << skipped << " left out (not ok in some run)";
+    if (skipped) std::cerr << "; " << skipped << " left out (not ok in some run, or a difference of two figures)";
     std::cerr << "\n";
     *exit_code = baseline.expectations.empty() ? kExitFailure : kExitOk;
     if (!written) *exit_code = exit_code_with_failed_write(*exit_code);

@@ -303,6 +303,12 @@ void State::declare_metric(const std::string& metric, const std::string& unit, b
   m.higher_is_better = higher_is_better;
 }
 
+void State::declare_difference_metric(const std::string& metric, const std::string& unit,
+                                      bool higher_is_better) {
+  declare_metric(metric, unit, higher_is_better);
+  result_.metrics[metric].difference = true;
+}
+
 void State::record(const std::string& metric, double value) {
   auto it = result_.metrics.find(metric);
   if (it == result_.metrics.end()) throw std::logic_error("record() of undeclared metric " + metric);

@@ -156,6 +156,8 @@ class State {
   // Report the time of one operation also as `metric` (e.g. "latency_ns", scale 1e9).
   void report_time_as(const std::string& metric, const std::string& unit, double scale);
   void declare_metric(const std::string& metric, const std::string& unit, bool higher_is_better);
+  // A metric that is one figure minus another (Metric::difference): its samples may be <= 0.
+  void declare_difference_metric(const std::string& metric, const std::string& unit, bool higher_is_better);
   void set_primary_metric(const std::string& metric);
   // Theoretical value of the primary metric (same unit), for % of peak, and where it comes from.
   void set_peak(double peak, const std::string& source);

@@ -21,6 +21,10 @@ struct Metric {
   std::vector<double> values;  // one per sample
   // The summary a file states for a metric whose samples it does not carry; unset otherwise.
   std::optional<Summary> recorded;
+  // A difference of two measured figures (a dependency's cost: one chain's time minus another's),
+  // which noise makes zero or negative where the true difference is small; every other figure
+  // but a percentage is a time, rate or ratio that a real measurement makes positive.
+  bool difference = false;
   Summary summary() const { return values.empty() && recorded ? *recorded : summarize(values); }
 };
 

@@ -21,6 +21,7 @@ namespace gpubench {
 struct MetricResult {
   std::string unit;
   bool higher_is_better = true;
+  bool difference = false;  // Metric::difference: may be zero or negative
   // Headline figure: the median of the repetitions' medians, so that one odd repetition does
   // not move it. With one repetition this is that repetition's median.
   double median = 0;

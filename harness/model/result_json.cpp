@@ -39,11 +39,13 @@ json metric_json(const std::string& name, const Metric& metric, FiniteNumbers& f
   const Summary s = metric.summary();
   json values = json::array();
   for (double v : metric.values) values.push_back(finite(v, name + " values"));
-  return {{"unit", metric.unit}, {"better", metric.higher_is_better ? "higher" : "lower"},
-          {"median", finite(s.median, name)}, {"mean", finite(s.mean, name)},
-          {"min", finite(s.min, name)}, {"max", finite(s.max, name)},
-          {"stddev", finite(s.stddev, name)}, {"cv_pct", finite(s.cv_pct, name)},
-          {"samples", s.samples}, {"values", values}};
+  json out = {{"unit", metric.unit}, {"better", metric.higher_is_better ? "higher" : "lower"},
+              {"median", finite(s.median, name)}, {"mean", finite(s.mean, name)},
+              {"min", finite(s.min, name)}, {"max", finite(s.max, name)},
+              {"stddev", finite(s.stddev, name)}, {"cv_pct", finite(s.cv_pct, name)},
+              {"samples", s.samples}, {"values", values}};
+  if (metric.difference) out["difference"] = true;
+  return out;
 }
 
 double ns_per_unit(const std::string& unit) {
@@ -67,6 +69,7 @@ Metric read_metric(const JsonAt& metric, std::vector<std::string>& null_figures)
     better.fail("expected \"higher\" or \"lower\", found \"" + better.str() + "\"");
   m.higher_is_better = better.str() == "higher";
   m.unit = optional_string(metric, "unit");
+  m.difference = optional_bool(metric, "difference").value_or(false);
   if (auto values = metric.find("values")) {
     // The samples are most of a file: a JsonAt (and its pointer text) only for a bad one.
     const std::size_t n = values->size();
