@@ -84,12 +84,14 @@ class EntryCheck {
   }
 
   // A pattern's literal family must be in the runs, and its literal axis names that family's.
+  // `mode:node` is no family's axis: node mode puts it into any per-GPU figure's name, and an
+  // entry for node figures must load against solo runs, where it matches nothing.
   bool family_axes(const std::string& place, const std::vector<std::string>& parts) const {
     const Holdings* family = present_family(place, parts[0] + "/" + parts[1]);
     if (!family) return false;
     for (std::size_t i = 2; i < parts.size(); ++i) {
       const std::size_t colon = parts[i].find(':');
-      if (colon == std::string::npos || has_glob(parts[i].substr(0, colon))) continue;
+      if (colon == std::string::npos || has_glob(parts[i].substr(0, colon)) || parts[i] == "mode:node") continue;
       const std::string axis = parts[i].substr(0, colon);
       if (!family->axes.count(axis))
         fail(place, "no axis \"" + axis + "\" in " + parts[0] + "/" + parts[1] + " (its axes: " +
