@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The measurements the open issues still need from a GPU node, in parts that each fit one device
+# call (under 10 minutes on an H200), every command's output, JSON and exit code kept under $OUT.
+# Nothing is built on the node: build here with static cudart and carry the binaries.
+#
+#   GPUBENCH=.carry/bin/gpubench GPU_TESTS=.carry/bin/gpubench_gpu_tests OLD=.carry/old/gpubench \
+#     OUT=/tmp/round scripts/device_round.sh PART...
+#
+#   gpu-tests          every GPU test, then memcheck and racecheck of our attention kernel
+#   scenarios          --suite scenarios (issue 33: under 3 minutes, every family verified), then
+#                      configs/examples/mps_private.json and the MPS processes left after it
+#   node               the acceptance preset in node mode with a solo reference (issue 29)
+#   conv-peer          ResNeXt-50, MobileNetV2 and U-Net layers at batch 32, fp16 and bf16, and
+#                      torch_conv.py on the same layers; tables by scripts/peers/side_by_side.py
+#   attention-peer     lengths 77-3000 and head dims 64-256 at batch 8, bf16, and
+#                      torch_attention.py on them (cuDNN beside cuDNN, ours beside FlashAttention-2)
+#   side-by-side:SUITE OLD and GPUBENCH on SUITE's default preset in the order A B B A, then
+#                      compare (issue 32); OLD is gpubench built at the base revision with its own
+#                      configs/ beside it
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+GPUBENCH=${GPUBENCH:-$root/.carry/bin/gpubench}
+GPU_TESTS=${GPU_TESTS:-$root/.carry/bin/gpubench_gpu_tests}
+OLD=${OLD:-$root/.carry/old/gpubench}
+OUT=${OUT:-$root/device-round}
+peers=$root/scripts/peers
+mkdir -p "$OUT"
+
+# Runs a command with its output in $OUT/NAME.log and its exit code in $OUT/rc.txt.
+step() {
+  local name=$1
+  shift
+  local started=$SECONDS
+  "$@" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  echo "$name rc=$rc $((SECONDS - started))s: $*" | tee -a "$OUT/rc.txt"
+}
+
+context() {
+  nvidia-smi --query-gpu=name,uuid,driver_version,clocks.max.sm,power.limit --format=csv >"$OUT/gpus.csv" 2>&1
+  date -u +%FT%TZ >"$OUT/date.txt"
+}
+
+gpu_tests() {
+  step gpu-tests "$GPU_TESTS" --gtest_filter='Gpu*'
+  for tool in memcheck racecheck; do
+    step "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 1 "$GPU_TESTS" \
+      --gtest_filter='GpuFlashAttention.*Seq1000*'
+  done
+}
+
+scenarios() {
+  step scenarios "$GPUBENCH" --suite scenarios --out "$OUT/scenarios.json"
+  step mps-private "$GPUBENCH" --config "$root/configs/examples/mps_private.json" --out "$OUT/mps-private.json"
+  step mps-left sh -c 'pgrep -a -f nvidia-cuda-mps || echo "no MPS process left"'
+}
+
+node() {
+  step acceptance-node "$GPUBENCH" --config "$root/configs/acceptance/h200.json" --concurrent --solo-reference first \
+    --out "$OUT/acceptance-node.json"
+}
+
+conv_peer() {
+  step conv "$GPUBENCH" --config "$root/configs/examples/conv_networks.json" \
+    --filter 'conv/forward/net:[a-z0-9]+/layer:[^/]+/n:32/' --out "$OUT/conv.json"
+  step torch-conv sh -c "python3 '$peers/torch_conv.py' --nets resnext50,mobilenetv2,unet --n 32 --types fp16,bf16 \
+    --passes forward >'$OUT/torch-conv.jsonl'"
+  step conv-table sh -c "python3 '$peers/side_by_side.py' '$OUT/conv.json' '$OUT/torch-conv.jsonl' >'$OUT/conv-table.md'"
+}
+
+attention_peer() {
+  step attention "$GPUBENCH" --config "$root/configs/examples/attention_odd_lengths.json" \
+    --filter 'attention/forward/.*/batch:8/' --out "$OUT/attention.json"
+  local cases="" model seq
+  for model in gpt2 llama3_8b phi3_mini gemma_7b; do
+    for seq in 77 577 1500 3000; do cases+="${cases:+,}$model:8:$seq"; done
+  done
+  step torch-attention sh -c "python3 '$peers/torch_attention.py' --cases $cases --types bf16 --backward '' \
+    >'$OUT/torch-attention.jsonl'"
+  step attention-table sh -c "python3 '$peers/side_by_side.py' '$OUT/attention.json' '$OUT/torch-attention.jsonl' \
+    >'$OUT/attention-table.md'"
+  step attention-vs-flash sh -c "python3 '$peers/side_by_side.py' '$OUT/attention.json' '$OUT/torch-attention.jsonl' \
+    --rename impl:torch_flash=impl:gpubench >'$OUT/attention-vs-flash.md'"
+}
+
+side_by_side() {
+  local suite=$1 old_lib
+  old_lib=$(dirname "$OLD")/lib
+  for run in old-1 new-1 new-2 old-2; do
+    if [[ $run == old-* ]]; then
+      step "$suite-$run" env LD_LIBRARY_PATH="$old_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$OLD" --suite "$suite" \
+        --out "$OUT/$suite-$run.json"
+    else
+      step "$suite-$run" "$GPUBENCH" --suite "$suite" --out "$OUT/$suite-$run.json"
+    fi
+  done
+  step "$suite-compare" "$GPUBENCH" compare "$OUT/$suite-old-1.json" "$OUT/$suite-new-1.json"
+  step "$suite-compare-fleet" "$GPUBENCH" compare --fleet "$OUT"/"$suite"-{old,new}-{1,2}.json
+}
+
+[[ $# -gt 0 ]] || { sed -n '2,18p' "${BASH_SOURCE[0]}"; exit 2; }
+context
+for part in "$@"; do
+  case $part in
+    gpu-tests) gpu_tests ;;
+    scenarios) scenarios ;;
+    node) node ;;
+    conv-peer) conv_peer ;;
+    attention-peer) attention_peer ;;
+    side-by-side:*) side_by_side "${part#side-by-side:}" ;;
+    *) echo "device_round.sh: unknown part '$part'" >&2; exit 2 ;;
+  esac
+done
