@@ -96,7 +96,7 @@ TEST(HistoryChanges, AFivePercentStepOnNightFortyIsFoundWithinTwoNights) {
 
 TEST(HistoryChanges, ADriftOfAThirdOfAPercentANightFromNightTwentyIsFoundWithinTwoNights) {
   std::mt19937 random(13);
-  int tested = 0, precise = 0;
+  int tested = 0, precise = 0, within_two = 0;
   for (const Noise& set : noise_sets())
     for (const FigureNoise& f : set.figures) {
       if (threshold_of(f)(f.level) >= 7) continue;  // 9 % in 30 days does not count against its spread
@@ -108,16 +108,22 @@ TEST(HistoryChanges, ADriftOfAThirdOfAPercentANightFromNightTwentyIsFoundWithinT
       EXPECT_EQ(found[0].kind, ChangeKind::kDrift) << f.benchmark;
       // A drift's first nights move the figure by less than its runs' spread: where that is 2 %
       // or more (55 of the 147 figures here), its onset is dated within five nights.
-      const int within = spread_pct(f) < 2 ? 2 : 5;
+      const int within = spread_pct(f) < 2 ? 2 : 5, off = std::abs(static_cast<int>(found[0].index) - 20);
       precise += within == 2;
-      EXPECT_LE(std::abs(static_cast<int>(found[0].index) - 20), within) << f.benchmark << " spread " << spread_pct(f);
+      within_two += off <= 2;
+      EXPECT_LE(off, within) << f.benchmark << " spread " << spread_pct(f);
       EXPECT_TRUE(found[0].to_latest);
       // 0.3 % of the level a night: 9 % of it in 30 days.
       EXPECT_NEAR(std::fabs(found[0].per_30_days), 9, std::max(1.5, spread_pct(f))) << f.benchmark;
     }
   EXPECT_GT(tested, 50);
   EXPECT_GT(precise, tested / 2);
-  std::printf("drift: %d figures, %d of them with a spread under 2 %%\n", tested, precise);
+  // No method dates every onset within two nights: the least-squares hinge fit (flat, then a
+  // line; the maximum-likelihood onset under Gaussian noise) is expected to on 139 of these 147
+  // figures (200 simulated series per figure with this noise, docs/notes.md, 2026-12-05 night).
+  EXPECT_GE(within_two, tested * 9 / 10);
+  std::printf("drift: %d figures, %d of them with a spread under 2 %%, %d dated within two nights\n", tested, precise,
+              within_two);
 }
 
 TEST(HistoryChanges, TheilSenIgnoresAnOutlier) {
