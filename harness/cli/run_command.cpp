@@ -114,18 +114,40 @@ std::vector<int> parse_devices(const std::string& spec, int visible) {
   return devices;
 }
 
+namespace {
+
+std::regex filter_regex(const std::string& text) {
+  try {
+    return std::regex(text.empty() ? "." : text, std::regex::ECMAScript);
+  } catch (const std::regex_error& error) {
+    throw UsageError{kExitBadInput, "--filter: bad regular expression '" + text + "': " + error.what()};
+  }
+}
+
+// The benchmarks of `families` that --filter (or --exact names) selects.
+std::vector<Instance> selected_instances(const std::vector<const Family*>& families, const ExpandOptions& expand,
+                                         const RunOptions& options, const std::regex& filter) {
+  std::vector<Instance> out;
+  for (const Family* f : families)
+    for (auto& instance : f->expand(expand)) {
+      const bool wanted = options.exact_names.empty()
+                              ? std::regex_search(instance.name, filter)
+                              : std::find(options.exact_names.begin(), options.exact_names.end(),
+                                          instance.name) != options.exact_names.end();
+      if (wanted) out.push_back(std::move(instance));
+    }
+  return out;
+}
+
+}  // namespace
+
 RunDocument execute_run(const RunOptions& options, const InterruptCatcher& interrupts, Reporter& reporter) {
   const double start_s = host_now_s();
   RunConfig config;
   if (!options.config_path.empty()) config = load_config(options.config_path);
   const auto suites = resolve_suites(!options.suites.empty() ? options.suites : config.suites);
   const std::string filter_text = !options.filter.empty() ? options.filter : config.filter.value_or("");
-  std::regex filter;
-  try {
-    filter = std::regex(filter_text.empty() ? "." : filter_text, std::regex::ECMAScript);
-  } catch (const std::regex_error& error) {
-    throw UsageError{kExitBadInput, "--filter: bad regular expression '" + filter_text + "': " + error.what()};
-  }
+  const std::regex filter = filter_regex(filter_text);
 
   RunPlan plan;
   plan.settings = settings_of(options, config);
@@ -152,15 +174,7 @@ RunDocument execute_run(const RunOptions& options, const InterruptCatcher& inter
   settings.devices = expand.devices;
   if (visible > 0) read_idle_temperatures(settings.telemetry, settings.devices);
 
-  for (const Family* f : families) {
-    for (auto& instance : f->expand(expand)) {
-      const bool wanted = options.exact_names.empty()
-                              ? std::regex_search(instance.name, filter)
-                              : std::find(options.exact_names.begin(), options.exact_names.end(),
-                                          instance.name) != options.exact_names.end();
-      if (wanted) plan.instances.push_back(std::move(instance));
-    }
-  }
+  plan.instances = selected_instances(families, expand, options, filter);
   const SoloReference solo_reference = options.solo_reference
                                            ? solo_reference_from(*options.solo_reference, "--solo-reference")
                                            : solo_reference_from(config.solo_reference, "solo_reference");
