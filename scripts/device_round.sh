@@ -7,6 +7,9 @@
 #     OUT=/tmp/round scripts/device_round.sh PART...
 #
 #   gpu-tests          every GPU test, then memcheck and racecheck of our attention kernel
+#   hopper             our Hopper attention kernel (issue 36): its GPU tests, memcheck and
+#                      synccheck, its wgmma count in SASS, and impl:gpubench_sm90 beside cuDNN and
+#                      impl:gpubench at b4 h32 s4096 d128, fp16 and bf16, causal and not
 #   scenarios          --suite scenarios (issue 33: under 3 minutes, every family verified), then
 #                      configs/examples/mps_private.json and the MPS processes left after it
 #   node               the acceptance preset in node mode with a solo reference (issue 29)
@@ -42,12 +45,37 @@ context() {
   date -u +%FT%TZ >"$OUT/date.txt"
 }
 
-gpu_tests() {
-  step gpu-tests "$GPU_TESTS" --gtest_filter='Gpu*'
-  for tool in memcheck racecheck; do
-    step "sanitizer-$tool" compute-sanitizer --tool "$tool" --error-exitcode 1 "$GPU_TESTS" \
-      --gtest_filter='GpuFlashAttention.*Seq1000*'
+# A kernel that hangs must not take the whole call: every GPU test runs under a time limit.
+# sanitize NAME GTEST_FILTER TOOL...: the tests of GTEST_FILTER under each compute-sanitizer tool.
+sanitize() {
+  local name=$1 filter=$2 tool
+  shift 2
+  for tool in "$@"; do
+    step "$name-$tool" timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 1 "$GPU_TESTS" \
+      --gtest_filter="$filter"
   done
+}
+
+gpu_tests() {
+  step gpu-tests timeout 400 "$GPU_TESTS" --gtest_filter='Gpu*'
+  sanitize sanitizer 'GpuFlashAttention.*Seq1000*' memcheck racecheck
+}
+
+hopper() {
+  step hopper-tests timeout 200 "$GPU_TESTS" --gtest_filter='GpuFlashAttentionSm90.*'
+  sanitize hopper-sanitizer 'GpuFlashAttentionSm90.*Seq1000*' memcheck synccheck
+  step hopper-sass sh -c "cuobjdump -sass -arch sm_90a '$GPUBENCH' | grep -c HGMMA"
+  cat >"$OUT/hopper.json" <<'JSON'
+{
+  "suites": ["attention"],
+  "filter": "attention/forward/",
+  "families": {
+    "attention/forward": {"impl": ["cudnn", "gpubench", "gpubench_sm90"], "type": ["fp16", "bf16"],
+                          "model": ["llama3_8b"], "batch": [4], "seq": [4096], "causal": [0, 1]}
+  }
+}
+JSON
+  step hopper-bench timeout 300 "$GPUBENCH" --config "$OUT/hopper.json" --out "$OUT/hopper-bench.json"
 }
 
 scenarios() {
@@ -99,11 +127,12 @@ side_by_side() {
   step "$suite-compare-fleet" "$GPUBENCH" compare --fleet "$OUT"/"$suite"-{old,new}-{1,2}.json
 }
 
-[[ $# -gt 0 ]] || { sed -n '2,18p' "${BASH_SOURCE[0]}"; exit 2; }
+[[ $# -gt 0 ]] || { sed -n '2,22p' "${BASH_SOURCE[0]}"; exit 2; }
 context
 for part in "$@"; do
   case $part in
     gpu-tests) gpu_tests ;;
+    hopper) hopper ;;
     scenarios) scenarios ;;
     node) node ;;
     conv-peer) conv_peer ;;

@@ -1,8 +1,9 @@
-// GPU tests of our fused attention kernel (ctest label `gpu`): fp16 and bf16, head dims 64 and
-// 128, causal and not, sequence lengths off the tile sizes, checked against the FP32 reference
-// with the suite's tolerances; the log-sum-exp is finite on every row. S = 1000, D = 64 is the
-// case the sanitizers run (compute-sanitizer --tool memcheck|racecheck
-// --gtest_filter='GpuFlashAttention.*Seq1000*'). Without a GPU every test here skips.
+// GPU tests of our fused attention kernels (ctest label `gpu`), the FlashAttention-2-style one
+// and its Hopper build (on compute capability 9.0 only): fp16 and bf16, head dims 64 and 128,
+// causal and not, sequence lengths off the tile sizes, checked against the FP32 reference with
+// the suite's tolerances; the log-sum-exp is finite on every row. S = 1000 is the case the
+// sanitizers run (compute-sanitizer --tool memcheck|racecheck|synccheck
+// --gtest_filter='GpuFlashAttention*.*Seq1000*'). Without a GPU every test here skips.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -13,13 +14,16 @@
 #include "harness/core/cuda_check.h"
 #include "harness/core/streams.h"
 #include "kernels/flash_attention.cuh"
+#include "kernels/flash_attention_sm90.cuh"
 #include "tests/test_support.h"
 
 namespace gpubench::attention {
 namespace {
 
-void expect_matches_reference(std::int64_t seq, std::int64_t head_dim, bool causal, Element element) {
-  GPUBENCH_REQUIRE_GPU();
+using Forward = void (*)(const kernels::FlashAttentionArgs&, cudaStream_t);
+
+void expect_matches_reference(Forward forward, std::int64_t seq, std::int64_t head_dim, bool causal,
+                              Element element) {
   const OwnedStream stream;
   AttentionShape shape;
   shape.batch = 2, shape.heads = 3, shape.seq = seq, shape.head_dim = head_dim, shape.causal = causal;
@@ -29,7 +33,7 @@ void expect_matches_reference(std::int64_t seq, std::int64_t head_dim, bool caus
   const kernels::FlashAttentionArgs args{inputs.q(), inputs.k(), inputs.v(), inputs.o(), lse.as<float>(),
                                          shape.heads_total(), seq, head_dim,
                                          static_cast<float>(shape.softmax_scale()), causal, float16_kind(element)};
-  kernels::flash_attention_forward(args, stream.get());
+  forward(args, stream.get());
   const kernels::AttentionProblem problem{shape.heads_total(), seq, head_dim, static_cast<float>(shape.softmax_scale()),
                                           causal, float16_kind(element)};
   const kernels::AttentionCheck check =
@@ -42,22 +46,61 @@ void expect_matches_reference(std::int64_t seq, std::int64_t head_dim, bool caus
   for (std::size_t i = 0; i < host.size(); ++i) ASSERT_TRUE(std::isfinite(host[i])) << "row " << i;
 }
 
-TEST(GpuFlashAttention, Seq1000HeadDim64) {
-  for (const bool causal : {false, true}) expect_matches_reference(1000, 64, causal, Element::kFp16);
-}
-
-TEST(GpuFlashAttention, OddLengthsBothTypesBothHeadDims) {
+void expect_odd_lengths_match(Forward forward) {
   for (const Element element : {Element::kFp16, Element::kBf16})
     for (const std::int64_t head_dim : {64, 128})
       for (const std::int64_t seq : {1, 77, 129, 1000})
         for (const bool causal : {false, true}) {
           SCOPED_TRACE(std::to_string(seq) + " x " + std::to_string(head_dim) + (causal ? " causal" : ""));
-          expect_matches_reference(seq, head_dim, causal, element);
+          expect_matches_reference(forward, seq, head_dim, causal, element);
         }
 }
 
+TEST(GpuFlashAttention, Seq1000HeadDim64) {
+  GPUBENCH_REQUIRE_GPU();
+  for (const bool causal : {false, true})
+    expect_matches_reference(kernels::flash_attention_forward, 1000, 64, causal, Element::kFp16);
+}
+
+TEST(GpuFlashAttention, OddLengthsBothTypesBothHeadDims) {
+  GPUBENCH_REQUIRE_GPU();
+  expect_odd_lengths_match(kernels::flash_attention_forward);
+}
+
 TEST(GpuFlashAttention, LongSequence) {
-  for (const bool causal : {false, true}) expect_matches_reference(4096, 128, causal, Element::kBf16);
+  GPUBENCH_REQUIRE_GPU();
+  for (const bool causal : {false, true})
+    expect_matches_reference(kernels::flash_attention_forward, 4096, 128, causal, Element::kBf16);
+}
+
+// The Hopper build needs compute capability 9.0; elsewhere it refuses, which is tested on the CPU.
+bool hopper() {
+  int major = 0, minor = 0;
+  GPUBENCH_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+  GPUBENCH_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0));
+  return kernels::flash_attention_sm90_unsupported(64, major, minor).empty();
+}
+
+TEST(GpuFlashAttentionSm90, Seq1000BothHeadDims) {
+  GPUBENCH_REQUIRE_GPU();
+  if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  for (const std::int64_t head_dim : {64, 128})
+    for (const bool causal : {false, true})
+      expect_matches_reference(kernels::flash_attention_forward_sm90, 1000, head_dim, causal, Element::kFp16);
+}
+
+TEST(GpuFlashAttentionSm90, OddLengthsBothTypesBothHeadDims) {
+  GPUBENCH_REQUIRE_GPU();
+  if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  expect_odd_lengths_match(kernels::flash_attention_forward_sm90);
+}
+
+TEST(GpuFlashAttentionSm90, LongSequence) {
+  GPUBENCH_REQUIRE_GPU();
+  if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  for (const Element element : {Element::kFp16, Element::kBf16})
+    for (const bool causal : {false, true})
+      expect_matches_reference(kernels::flash_attention_forward_sm90, 4096, 128, causal, element);
 }
 
 }  // namespace

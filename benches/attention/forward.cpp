@@ -6,6 +6,7 @@
 #include "harness/core/gpubench.h"
 #include "harness/core/timing_events.h"
 #include "kernels/flash_attention.cuh"
+#include "kernels/flash_attention_sm90.cuh"
 
 namespace {
 
@@ -67,11 +68,14 @@ void run_cudnn(gpubench::State& s, const AttentionShape& shape) {
   s.tune(fused.candidates(), fused.heuristic_index());
 }
 
-void run_gpubench(gpubench::State& s, const AttentionShape& shape) {
+// impl:gpubench runs our FlashAttention-2-style kernel, impl:gpubench_sm90 its Hopper build
+// (kernels/flash_attention_sm90.cu), same arguments.
+void run_gpubench(gpubench::State& s, const AttentionShape& shape, bool hopper) {
+  namespace k = gpubench::kernels;
   const gpubench::GpuInfo& gpu = s.gpu(s.device());
-  if (const std::string why = gpubench::kernels::flash_attention_unsupported(shape.head_dim, gpu.cc_major, gpu.cc_minor);
-      !why.empty())
-    s.skip(why);
+  const std::string why = hopper ? k::flash_attention_sm90_unsupported(shape.head_dim, gpu.cc_major, gpu.cc_minor)
+                                 : k::flash_attention_unsupported(shape.head_dim, gpu.cc_major, gpu.cc_minor);
+  if (!why.empty()) s.skip(why);
   const AttentionInputs inputs(shape, 0x5EED, s.stream());
   const gpubench::kernels::FlashAttentionArgs args{inputs.q(),         inputs.k(),
                                                    inputs.v(),         inputs.o(),
@@ -79,25 +83,29 @@ void run_gpubench(gpubench::State& s, const AttentionShape& shape) {
                                                    shape.seq,          shape.head_dim,
                                                    static_cast<float>(shape.softmax_scale()), shape.causal,
                                                    float16_kind(shape.element)};
-  const auto op = [&](cudaStream_t stream) { gpubench::kernels::flash_attention_forward(args, stream); };
-  inputs.verify(s, "gpubench", op, s.stream());
+  const auto op = [&](cudaStream_t stream) {
+    if (hopper) k::flash_attention_forward_sm90(args, stream);
+    else k::flash_attention_forward(args, stream);
+  };
+  inputs.verify(s, hopper ? "gpubench_sm90" : "gpubench", op, s.stream());
   declare_counts(s, shape, fused_min_bytes(shape));
-  s.note("block_n", gpubench::kernels::flash_block_n(shape.head_dim));
+  s.note("block_n", hopper ? k::kSm90BlockN : k::flash_block_n(shape.head_dim));
+  if (hopper) s.note("stages", k::flash_sm90_stages(shape.head_dim));
   s.measure(op);
 }
 
 void run_forward(gpubench::State& s) {
   const AttentionShape shape = shape_from_axes(s);
   const std::string& impl = s.get_str("impl");
-  if (impl != "unfused" && impl != "cudnn" && impl != "gpubench")
-    s.fail("impl must be unfused, cudnn or gpubench, not '" + impl + "'");
+  if (impl != "unfused" && impl != "cudnn" && impl != "gpubench" && impl != "gpubench_sm90")
+    s.fail("impl must be unfused, cudnn, gpubench or gpubench_sm90, not '" + impl + "'");
   skip_if_unsupported(s, shape, impl == "unfused");
   if (impl == "unfused")
     run_unfused(s, shape);
   else if (impl == "cudnn")
     run_cudnn(s, shape);
   else
-    run_gpubench(s, shape);
+    run_gpubench(s, shape, impl == "gpubench_sm90");
 }
 
 const auto& forward =
@@ -112,12 +120,12 @@ const auto& forward =
                            "API (matmul, scale, [causal mask], softmax, matmul: the fused flash engine), inference "
                            "(no softmax statistics), tuned over at most 8 heuristic engine configurations within "
                            "256 MiB of workspace; its HBM bytes are the fused minimum (Q, K, V read once, O written "
-                           "once). impl:gpubench: our FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0), same HBM bytes. flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
+                           "once). impl:gpubench: our FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0), same HBM bytes. impl:gpubench_sm90 (chosen in --config only, not yet measured on a GPU): its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; compute capability 9.0, head dims 64 and 128). flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
                            "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
                            "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
                            "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16)")
                        // --quick runs our kernel: attention/fused_speedup verifies the other two.
-                       .axis_str("impl", {"unfused", "cudnn", "gpubench"}, {"gpubench"}),
+                       .axis_str("impl", {"unfused", "cudnn", "gpubench"}, {"gpubench"}, {"gpubench_sm90"}),
                    {1000, 2048, 4096, 16384}, {4096}, {4, 16})
         // Batch 16 is the short-sequence point (S = 2048, FlashAttention-2's published shape), batch 4 the rest.
         .where([](const gpubench::Params& p) { return (p.integer("batch") == 16) == (p.integer("seq") == 2048); })
