@@ -22,6 +22,9 @@ namespace gpubench::scenarios {
 namespace {
 
 constexpr double kStartTimeoutS = 10, kStopTimeoutS = 10, kQueryTimeoutS = 5;
+// A daemon that fails at once can be caught between writing its PID and exiting: it has started
+// only when it still runs this long after.
+constexpr double kSettleS = 0.3;
 
 std::string find_control_program() {
   const char* path = std::getenv("PATH");
@@ -136,7 +139,7 @@ PrivateMpsDaemon::PrivateMpsDaemon() {
   const bool started = status == 0 && wait_for([&] {
     pid_ = daemon_pid(pipe_);
     return process_runs(pid_) && socket_file_exists(pipe_);
-  }, kStartTimeoutS);
+  }, kStartTimeoutS) && !wait_for([&] { return !process_runs(pid_); }, kSettleS);
   if (!started) {
     const std::string log = log_tail();
     stop();
