@@ -137,6 +137,12 @@ TEST(Judgeable, ADifferenceMayBeZeroOrNegativeAndOnlyWhereTheFileSaysSo) {
   EXPECT_TRUE(run.find("launch/event/op:cross_stream_wait")->metrics.at("wait_latency_us").difference);
   EXPECT_EQ(run.find("launch/event/op:cross_stream_wait/mode:node")->error,
             "metric wait_latency_us: 1 of 3 samples is zero or negative (a time or a rate is positive)");
+  // The marker on a rate is damage, whatever its samples (tests/corpus/gate_difference_on_a_rate).
+  ResultBuilder marked = healthy_run();
+  metric_of(marked, 0, "bandwidth_gbps")["difference"] = true;
+  metric_of(marked, 0, "bandwidth_gbps")["unit"] = "GB/s";
+  EXPECT_EQ(judged(marked).find(kTriad)->error,
+            "metric bandwidth_gbps: marked a difference, which a rate or an operation's time never is");
 }
 
 TEST(Judgeable, ImpossibleFiguresFailTheirBenchmark) {

@@ -62,7 +62,7 @@ struct MetricParts {
 void add_repetition(const Metric& metric, MetricParts& parts) {
   const Summary s = metric.summary();
   parts.merged.higher_is_better = metric.higher_is_better;
-  parts.merged.difference = metric.difference;
+  parts.merged.difference = parts.merged.difference || metric.difference;  // any repetition marked
   parts.merged.unit = metric.unit;
   parts.repetition_medians.push_back(s.median);
   parts.merged.values.insert(parts.merged.values.end(), metric.values.begin(), metric.values.end());
