@@ -5,7 +5,7 @@
 // M of one m64nNk16 wgmma). Registers move to the consumers with setmaxnreg (producer 24,
 // consumers 240: 128 x (24 + 2 x 240) fits the 64 Ki of an SM), since a consumer thread holds
 // the S tile (64 x 128 FP32: 64 registers), P as the MMA's A fragments (32) and O (64 x D FP32:
-// D / 2) at once. One block per SM (192 KiB of shared memory at D = 128).
+// D / 2) at once. One block per SM (161 KiB of shared memory at D = 128, 145 KiB at D = 64).
 //
 // Shared memory, every tile 1024-byte aligned and written by TMA with the 128B swizzle as boxes
 // of 64 columns (128 bytes) x rows: Q (128 x D), and kStages each of K and V (128 x D); D = 128
@@ -79,10 +79,15 @@ __device__ __forceinline__ Slot slot_of(int tile) {
   return {tile % Stages, static_cast<std::uint32_t>(tile / Stages) & 1u};
 }
 
+constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;  // setmaxnreg's targets
+// setmaxnreg.inc waits until the block's register pool holds what it asks for: the kernel must
+// start with 384 x this many, or the consumers wait forever (the count is exact: 168).
+constexpr int kEntryRegisters =
+    (128 * kProducerRegisters + 256 * kConsumerRegisters + kSm90Threads - 1) / kSm90Threads;
+
 #if GPUBENCH_SM90A
 
 constexpr int kWarpgroupThreads = 128;
-constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;
 constexpr int kConsumerWarps = 8;          // arrivals that free a K or V stage
 constexpr int kFirstTurnBarrier = 1;       // named barriers 1 and 2 (0 is __syncthreads)
 constexpr bool kWarpgroupPingPong = true;  // off: each warpgroup issues whenever it is ready
@@ -334,6 +339,12 @@ __global__ void flash_sm90_probe_kernel(int* out) {
 template <typename T, int HeadDim>
 void launch(const FlashAttentionArgs& args, cudaStream_t stream) {
   const auto kernel = flash_sm90_kernel<T, HeadDim>;
+  cudaFuncAttributes attributes{};
+  GPUBENCH_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+  if (attributes.numRegs < kEntryRegisters)  // a hang, not an error, if launched
+    throw std::runtime_error("flash_attention_forward_sm90: the kernel starts with " +
+                             std::to_string(attributes.numRegs) + " registers a thread; setmaxnreg needs " +
+                             std::to_string(kEntryRegisters));
   const std::size_t shared = flash_sm90_shared_bytes(HeadDim);
   GPUBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   // Q, K, V as D x S x (B·H): a box is 64 columns of one head's rows, the rows past S zeros.
