@@ -339,13 +339,19 @@ __global__ void flash_sm90_probe_kernel(int* out) {
 template <typename T, int HeadDim>
 void launch(const FlashAttentionArgs& args, cudaStream_t stream) {
   const auto kernel = flash_sm90_kernel<T, HeadDim>;
-  cudaFuncAttributes attributes{};
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&attributes, kernel));
-  if (attributes.numRegs < kEntryRegisters)  // a hang, not an error, if launched
-    throw std::runtime_error("flash_attention_forward_sm90: the kernel starts with " +
-                             std::to_string(attributes.numRegs) + " registers a thread; setmaxnreg needs " +
-                             std::to_string(kEntryRegisters));
   const std::size_t shared = flash_sm90_shared_bytes(HeadDim);
+  // The register count is the cubin's: checked once per instantiation, not in every launch.
+  static const bool registers_checked = [&] {
+    cudaFuncAttributes attributes{};
+    GPUBENCH_CUDA(cudaFuncGetAttributes(&attributes, kernel));
+    if (attributes.numRegs < kEntryRegisters)  // a hang, not an error, if launched
+      throw std::runtime_error("flash_attention_forward_sm90: the kernel starts with " +
+                               std::to_string(attributes.numRegs) + " registers a thread; setmaxnreg needs " +
+                               std::to_string(kEntryRegisters));
+    return true;
+  }();
+  (void)registers_checked;
+  // Per launch: the attribute belongs to the current device's context.
   GPUBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   // Q, K, V as D x S x (B·H): a box is 64 columns of one head's rows, the rows past S zeros.
   const auto map = [&](const void* base, int box_rows) {
@@ -378,9 +384,12 @@ std::string flash_attention_sm90_unsupported(std::int64_t head_dim, int cc_major
 }
 
 bool flash_attention_sm90_code_present() {
-  cudaFuncAttributes attributes{};
-  GPUBENCH_CUDA(cudaFuncGetAttributes(&attributes, flash_sm90_probe_kernel));
-  return attributes.sharedSizeBytes >= kProbeIntsSm90a * sizeof(int);
+  static const bool present = [] {
+    cudaFuncAttributes attributes{};
+    GPUBENCH_CUDA(cudaFuncGetAttributes(&attributes, flash_sm90_probe_kernel));
+    return attributes.sharedSizeBytes >= kProbeIntsSm90a * sizeof(int);
+  }();
+  return present;
 }
 
 dim3 flash_attention_sm90_grid(const FlashAttentionArgs& args) {
