@@ -1,15 +1,17 @@
 // Our Hopper fused attention forward (issue 36): flash_attention.cu's algorithm on sm_90a.
 //
-// Tiles. One block per (head, 128-query tile); keys stream in tiles of kSm90BlockN = 128. Three
-// warpgroups: warpgroup 0 is the producer, 1 and 2 the consumers, each owning 64 query rows (the
-// M of one m64nNk16 wgmma). Registers move to the consumers with setmaxnreg (producer 24,
-// consumers 240: 128 x (24 + 2 x 240) fits the 64 Ki of an SM), since a consumer thread holds
-// the S tile (64 x 128 FP32: 64 registers), P as the MMA's A fragments (32) and O (64 x D FP32:
-// D / 2) at once. One block per SM (161 KiB of shared memory at D = 128, 145 KiB at D = 64).
+// Tiles. One block per (head, 128-query tile); keys stream in tiles of BlockN = 128 keys (64 at
+// D = 256). Three warpgroups: warpgroup 0 is the producer, 1 and 2 the consumers, each owning 64
+// query rows (the M of one m64nNk16 wgmma). Registers move to the consumers with setmaxnreg
+// (producer 24, consumers 240: 128 x (24 + 2 x 240) fits the 64 Ki of an SM), since a consumer
+// thread holds the S tile (64 x BlockN FP32: BlockN / 2 registers), P as the MMA's A fragments
+// (BlockN / 4) and O (64 x D FP32: D / 2) at once: 64 + 32 + 64 at D = 128, 32 + 16 + 128 at
+// D = 256. One block per SM (161 KiB of shared memory at D = 128, 145 KiB at D = 64, 193 KiB at
+// D = 256).
 //
 // Shared memory, every tile 1024-byte aligned and written by TMA with the 128B swizzle as boxes
-// of 64 columns (128 bytes) x rows: Q (128 x D), and kStages each of K and V (128 x D); D = 128
-// is two boxes side by side, one box region after the other. Out-of-bounds rows (past the
+// of 64 columns (128 bytes) x rows: Q (128 x D), and kStages each of K and V (BlockN x D); a
+// wider D is D / 64 boxes side by side, one box region after the other. Out-of-bounds rows (past the
 // sequence end, per head: the tensor maps are 3-D, D x S x heads) arrive as zeros.
 //
 // Pipeline (mbarriers): the producer's one elected thread loads Q (q_full), then for key tile n
@@ -20,15 +22,15 @@
 // Phases: use u of a stage (u = n / stages) waits parity u & 1 on full, the producer waits
 // parity (u & 1) ^ 1 on empty, so its first pass runs through.
 //
-// Overlap inside a warpgroup: iteration n issues S_n = Q·K_nᵀ (8 SS wgmmas) and then
-// O += P_{n-1}·V_{n-1} (8 RS wgmmas: P from registers, V MN-major through imm-trans-b) as two
-// commit groups, waits for the first (wait_group 1), and runs the mask and online softmax of S_n
-// on the CUDA cores while P·V is still on the tensor cores; then it waits for P·V, rescales O by
-// the new maxima and packs P_n. Between the warpgroups, two named barriers pass a turn to issue
-// MMAs (kWarpgroupPingPong): warpgroup 1 issues after 0 and 0 again after 1, so that one's
-// softmax runs under the other's MMAs and the tensor cores see a steady stream. Both
-// warpgroups read the same key tiles, so their issue counts (key tiles + 1) match; the last
-// arrival of warpgroup 1 is skipped so that no barrier is left half-arrived.
+// Overlap inside a warpgroup: iteration n issues S_n = Q·K_nᵀ (D / 16 SS wgmmas) and then O +=
+// P_{n-1}·V_{n-1} (BlockN / 16 RS wgmmas per 128 columns of D: P from registers, V MN-major through
+// imm-trans-b) as two commit groups, waits for the first (wait_group 1), and runs the mask and
+// online softmax of S_n on the CUDA cores while P·V is still on the tensor cores; then it waits for
+// P·V, rescales O by the new maxima and packs P_n. Between the warpgroups, two named barriers pass
+// a turn to issue MMAs (kWarpgroupPingPong): warpgroup 1 issues after 0 and 0 again after 1, so
+// that one's softmax runs under the other's MMAs and the tensor cores see a steady stream. Both
+// warpgroups read the same key tiles, so their issue counts (key tiles + 1) match; the last arrival
+// of warpgroup 1 is skipped so that no barrier is left half-arrived.
 //
 // Why: exp2 of a 64 x 128 tile costs half the MMA time of that tile on H100/H200 (16 MUFU
 // ops/clk/SM against ~4 K FLOP/clk/SM); serialised, the kernel would run at ~2/3 of the tensor
@@ -61,8 +63,8 @@ struct Sm90Params {
 // Offsets from the 1024-byte aligned base of the dynamic shared memory.
 template <int HeadDim>
 struct Sm90Layout {
-  static constexpr int kStages = flash_sm90_stages(HeadDim);
-  static constexpr std::uint32_t kQBytes = kSm90BlockM * HeadDim * 2, kTileBytes = kSm90BlockN * HeadDim * 2;
+  static constexpr int kStages = flash_sm90_stages(HeadDim), kBlockN = flash_sm90_block_n(HeadDim);
+  static constexpr std::uint32_t kQBytes = kSm90BlockM * HeadDim * 2, kTileBytes = kBlockN * HeadDim * 2;
   static constexpr std::uint32_t kK = kQBytes, kV = kK + kStages * kTileBytes, kBarriers = kV + kStages * kTileBytes;
   static constexpr std::uint32_t kBytes = kBarriers + (1 + 4 * kStages) * 8;
   static_assert(kBytes + 1024 == flash_sm90_shared_bytes(HeadDim), "the host's shared-memory size");
@@ -129,7 +131,7 @@ __device__ void produce(const CUtensorMap* q_map, const CUtensorMap* k_map, cons
     sm90::barrier_arrive_expect(full, L::kTileBytes);
 #pragma unroll
     for (int b = 0; b < kBoxes; ++b)
-      sm90::tma_load_3d(tile + b * sm90::kKvBoxBytes, map, b * kBoxColumns, n * kSm90BlockN, head, full);
+      sm90::tma_load_3d(tile + b * sm90::kKvBoxBytes<L::kBlockN>, map, b * kBoxColumns, n * L::kBlockN, head, full);
   };
   for (int n = 0; n < key_tiles; ++n) {
     const Slot slot = slot_of<L::kStages>(n);
@@ -173,8 +175,9 @@ struct Consumer {
 template <int HeadDim>
 __device__ __forceinline__ void softmax_tile(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
                                              const Sm90Params& p, int n, float (&correction)[2]) {
-  if (flash_sm90_tile_masked(c.first_row, n, p.seq, p.causal))
-    sm90::mask_scores(acc.s, c.row, n * kSm90BlockN, p.seq, p.causal, c.lane);
+  constexpr int kBlockN = Sm90Layout<HeadDim>::kBlockN;
+  if (flash_sm90_tile_masked(c.first_row, n, p.seq, p.causal, kBlockN))
+    sm90::mask_scores(acc.s, c.row, n * kBlockN, p.seq, p.causal, c.lane);
   sm90::online_softmax(acc.s, acc.row_max, acc.row_sum, correction, p.scale_log2);
 }
 
@@ -275,7 +278,7 @@ __device__ void consume(std::uint32_t tiles, const Barriers<Sm90Layout<HeadDim>:
   c.bars = bars;
   c.q_desc = wgmma::kmajor_descriptor(tiles + warpgroup * kSm90ConsumerRows * wgmma::kSwizzleRowBytes);
   c.k_desc = wgmma::kmajor_descriptor(tiles + L::kK);
-  c.v_desc = wgmma::mnmajor_descriptor(tiles + L::kV, sm90::kKvBoxBytes);
+  c.v_desc = wgmma::mnmajor_descriptor(tiles + L::kV, sm90::kKvBoxBytes<L::kBlockN>);
   c.first_row = query_tile * kSm90BlockM + warpgroup * kSm90ConsumerRows;
   c.row = c.first_row + warp * 16 + lane / 4;
   c.lane = lane;
@@ -308,7 +311,7 @@ __global__ void __launch_bounds__(kSm90Threads, 1)
   const Barriers<L::kStages> bars{tiles + L::kBarriers};
   const int head = static_cast<int>(blockIdx.x) / p.query_tiles;
   const int query_tile = p.query_tiles - 1 - static_cast<int>(blockIdx.x) % p.query_tiles;
-  const int key_tiles = static_cast<int>(flash_sm90_key_tiles(query_tile, p.seq, p.causal));
+  const int key_tiles = static_cast<int>(flash_sm90_key_tiles(query_tile, p.seq, p.causal, L::kBlockN));
   const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
   if (threadIdx.x == 0) bars.init();
   __syncthreads();
@@ -358,7 +361,8 @@ void launch(const FlashAttentionArgs& args, cudaStream_t stream) {
     return swizzled_tensor_map_16bit(base, args.kind == Float16Kind::kBfloat16, args.head_dim, args.seq,
                                      args.heads_total, kBoxColumns, box_rows);
   };
-  const CUtensorMap q_map = map(args.q, kSm90BlockM), k_map = map(args.k, kSm90BlockN), v_map = map(args.v, kSm90BlockN);
+  constexpr int kBlockN = Sm90Layout<HeadDim>::kBlockN;
+  const CUtensorMap q_map = map(args.q, kSm90BlockM), k_map = map(args.k, kBlockN), v_map = map(args.v, kBlockN);
   const Sm90Params params{args.o,
                           args.lse,
                           static_cast<int>(args.seq),
@@ -370,13 +374,20 @@ void launch(const FlashAttentionArgs& args, cudaStream_t stream) {
   GPUBENCH_CUDA(cudaGetLastError());
 }
 
+template <typename T>
+void launch_head_dim(const FlashAttentionArgs& args, cudaStream_t stream) {
+  if (args.head_dim == 64) launch<T, 64>(args, stream);
+  else if (args.head_dim == 128) launch<T, 128>(args, stream);
+  else launch<T, 256>(args, stream);
+}
+
 bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
 
 }  // namespace
 
 std::string flash_attention_sm90_unsupported(std::int64_t head_dim, int cc_major, int cc_minor) {
   if (flash_sm90_stages(head_dim) == 0)
-    return "our Hopper kernel runs head_dim 64 and 128, not " + std::to_string(head_dim);
+    return "our Hopper kernel runs head_dim 64, 128 and 256, not " + std::to_string(head_dim);
   if (cc_major != 9 || cc_minor != 0)
     return "our Hopper kernel needs compute capability 9.0 (wgmma, setmaxnreg: sm_90a); this GPU has " +
            std::to_string(cc_major) + "." + std::to_string(cc_minor);
@@ -399,7 +410,7 @@ dim3 flash_attention_sm90_grid(const FlashAttentionArgs& args) {
 void flash_attention_forward_sm90(const FlashAttentionArgs& args, cudaStream_t stream) {
   if (flash_sm90_stages(args.head_dim) == 0)
     throw std::invalid_argument("flash_attention_forward_sm90: head_dim " + std::to_string(args.head_dim) +
-                                " (64, 128)");
+                                " (64, 128, 256)");
   if (args.heads_total < 1 || args.seq < 1 || args.seq > INT32_MAX / kSm90BlockM ||
       args.heads_total * flash_sm90_query_tiles(args.seq) > INT32_MAX)
     throw std::invalid_argument("flash_attention_forward_sm90: sequence length " + std::to_string(args.seq) +
@@ -408,13 +419,8 @@ void flash_attention_forward_sm90(const FlashAttentionArgs& args, cudaStream_t s
     throw std::invalid_argument("flash_attention_forward_sm90: Q, K, V and O must be 16-byte aligned (TMA)");
   if (!flash_attention_sm90_code_present())
     throw std::runtime_error("flash_attention_forward_sm90: built without sm_90a code for this device");
-  if (args.kind == Float16Kind::kHalf) {
-    if (args.head_dim == 64) launch<__half, 64>(args, stream);
-    else launch<__half, 128>(args, stream);
-  } else {
-    if (args.head_dim == 64) launch<__nv_bfloat16, 64>(args, stream);
-    else launch<__nv_bfloat16, 128>(args, stream);
-  }
+  if (args.kind == Float16Kind::kHalf) launch_head_dim<__half>(args, stream);
+  else launch_head_dim<__nv_bfloat16>(args, stream);
 }
 
 }  // namespace gpubench::kernels

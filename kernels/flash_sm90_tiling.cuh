@@ -11,14 +11,18 @@ namespace gpubench::kernels {
 // One block: a producer warpgroup (one thread issues every TMA load) and two consumer
 // warpgroups, each owning 64 of the tile's 128 query rows.
 constexpr int kSm90BlockM = 128;
-constexpr int kSm90BlockN = 128;  // keys per streamed K / V tile
 constexpr int kSm90ConsumerRows = 64;
 constexpr int kSm90Threads = 384;
 
-// K and V stages in flight: 2 for D = 128 (Q 32 KiB + 4 x 32 KiB), 4 for D = 64, whose half-size
-// tiles give the loads less MMA time to hide behind; 0 for an unsupported head dim.
+// Keys per streamed K / V tile: 128, or 64 at D = 256, where a consumer thread's O (D / 2 = 128
+// FP32 registers) leaves room for the S (BlockN / 2) and P (BlockN / 4) of 64 keys only.
+__host__ __device__ constexpr int flash_sm90_block_n(std::int64_t head_dim) { return head_dim == 256 ? 64 : 128; }
+
+// K and V stages in flight: 2 for D = 128 (Q 32 KiB + 4 x 32 KiB) and D = 256 (Q 64 KiB + 4 x
+// 32 KiB), 4 for D = 64, whose half-size tiles give the loads less MMA time to hide behind; 0 for
+// an unsupported head dim.
 __host__ __device__ constexpr int flash_sm90_stages(std::int64_t head_dim) {
-  return head_dim == 128 ? 2 : head_dim == 64 ? 4 : 0;
+  return head_dim == 128 || head_dim == 256 ? 2 : head_dim == 64 ? 4 : 0;
 }
 
 // Dynamic shared memory of one block: 1024 bytes of slack to align the tiles to the 128B
@@ -26,7 +30,7 @@ __host__ __device__ constexpr int flash_sm90_stages(std::int64_t head_dim) {
 // V full, K empty, V empty per stage).
 constexpr std::size_t flash_sm90_shared_bytes(std::int64_t head_dim) {
   const std::int64_t stages = flash_sm90_stages(head_dim);
-  return static_cast<std::size_t>(1024 + (kSm90BlockM + 2 * stages * kSm90BlockN) * head_dim * 2 +
+  return static_cast<std::size_t>(1024 + (kSm90BlockM + 2 * stages * flash_sm90_block_n(head_dim)) * head_dim * 2 +
                                   (1 + 4 * stages) * 8);
 }
 
@@ -34,21 +38,22 @@ __host__ __device__ constexpr std::int64_t flash_sm90_query_tiles(std::int64_t s
   return (seq + kSm90BlockM - 1) / kSm90BlockM;
 }
 
-// Key tiles query tile `query_tile` reads: all, or, causal, those up to the tile's last row.
-// Both consumer warpgroups read the same tiles (kSm90BlockN = kSm90BlockM: the first warpgroup's
-// rows reach into the diagonal tile too), which the 2-warpgroup schedule relies on.
+// Key tiles of `block_n` keys that query tile `query_tile` reads: all, or, causal, those up to
+// the tile's last row. Both consumer warpgroups read the same tiles, which the 2-warpgroup
+// schedule relies on; at block_n < kSm90BlockM the first warpgroup's last tile is all masked.
 __host__ __device__ constexpr std::int64_t flash_sm90_key_tiles(std::int64_t query_tile, std::int64_t seq,
-                                                                bool causal) {
+                                                                bool causal, int block_n) {
   const std::int64_t last_query_end = (query_tile + 1) * kSm90BlockM;
   const std::int64_t keys = causal && last_query_end < seq ? last_query_end : seq;
-  return (keys + kSm90BlockN - 1) / kSm90BlockN;
+  return (keys + block_n - 1) / block_n;
 }
 
-// Whether key tile `key_tile` needs the element mask for the warpgroup whose first row is
-// `first_row`: it holds keys past the sequence end or, causal, keys after `first_row`.
+// Whether key tile `key_tile` (of `block_n` keys) needs the element mask for the warpgroup whose
+// first row is `first_row`: it holds keys past the sequence end or, causal, keys after
+// `first_row`.
 __host__ __device__ constexpr bool flash_sm90_tile_masked(std::int64_t first_row, std::int64_t key_tile,
-                                                          std::int64_t seq, bool causal) {
-  const std::int64_t key_end = (key_tile + 1) * kSm90BlockN;
+                                                          std::int64_t seq, bool causal, int block_n) {
+  const std::int64_t key_end = (key_tile + 1) * block_n;
   return key_end > seq || (causal && key_end - 1 > first_row);
 }
 

@@ -1,13 +1,14 @@
-// GPU tests of our fused attention kernels (ctest label `gpu`), the FlashAttention-2-style one
-// and its Hopper build (on compute capability 9.0 only): fp16 and bf16, head dims 64 and 128,
-// causal and not, sequence lengths off the tile sizes, checked against the FP32 reference with
-// the suite's tolerances; the log-sum-exp is finite on every row. S = 1000 is the case the
-// sanitizers run (compute-sanitizer --tool memcheck|racecheck|synccheck
+// GPU tests of our fused attention kernels (ctest label `gpu`), the FlashAttention-2-style one and
+// its Hopper build (on compute capability 9.0 only): fp16 and bf16, head dims 64 and 128 (and 256
+// for the Hopper build), causal and not, sequence lengths off the tile sizes, checked against the
+// FP32 reference with the suite's tolerances; the log-sum-exp is finite on every row. S = 1000 is
+// the case the sanitizers run (compute-sanitizer --tool memcheck|racecheck|synccheck
 // --gtest_filter='GpuFlashAttention*.*Seq1000*'). Without a GPU every test here skips.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <vector>
 
 #include "benches/attention/attention_case.h"
@@ -46,9 +47,9 @@ void expect_matches_reference(Forward forward, std::int64_t seq, std::int64_t he
   for (std::size_t i = 0; i < host.size(); ++i) ASSERT_TRUE(std::isfinite(host[i])) << "row " << i;
 }
 
-void expect_odd_lengths_match(Forward forward) {
+void expect_odd_lengths_match(Forward forward, std::initializer_list<std::int64_t> head_dims) {
   for (const Element element : {Element::kFp16, Element::kBf16})
-    for (const std::int64_t head_dim : {64, 128})
+    for (const std::int64_t head_dim : head_dims)
       for (const std::int64_t seq : {1, 77, 129, 1000})
         for (const bool causal : {false, true}) {
           SCOPED_TRACE(std::to_string(seq) + " x " + std::to_string(head_dim) + (causal ? " causal" : ""));
@@ -64,7 +65,7 @@ TEST(GpuFlashAttention, Seq1000HeadDim64) {
 
 TEST(GpuFlashAttention, OddLengthsBothTypesBothHeadDims) {
   GPUBENCH_REQUIRE_GPU();
-  expect_odd_lengths_match(kernels::flash_attention_forward);
+  expect_odd_lengths_match(kernels::flash_attention_forward, {64, 128});
 }
 
 TEST(GpuFlashAttention, LongSequence) {
@@ -81,26 +82,27 @@ bool hopper() {
   return kernels::flash_attention_sm90_unsupported(64, major, minor).empty();
 }
 
-TEST(GpuFlashAttentionSm90, Seq1000BothHeadDims) {
+TEST(GpuFlashAttentionSm90, Seq1000EveryHeadDim) {
   GPUBENCH_REQUIRE_GPU();
   if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
-  for (const std::int64_t head_dim : {64, 128})
+  for (const std::int64_t head_dim : {64, 128, 256})
     for (const bool causal : {false, true})
       expect_matches_reference(kernels::flash_attention_forward_sm90, 1000, head_dim, causal, Element::kFp16);
 }
 
-TEST(GpuFlashAttentionSm90, OddLengthsBothTypesBothHeadDims) {
+TEST(GpuFlashAttentionSm90, OddLengthsBothTypesEveryHeadDim) {
   GPUBENCH_REQUIRE_GPU();
   if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
-  expect_odd_lengths_match(kernels::flash_attention_forward_sm90);
+  expect_odd_lengths_match(kernels::flash_attention_forward_sm90, {64, 128, 256});
 }
 
 TEST(GpuFlashAttentionSm90, LongSequence) {
   GPUBENCH_REQUIRE_GPU();
   if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
   for (const Element element : {Element::kFp16, Element::kBf16})
-    for (const bool causal : {false, true})
-      expect_matches_reference(kernels::flash_attention_forward_sm90, 4096, 128, causal, element);
+    for (const std::int64_t head_dim : {128, 256})
+      for (const bool causal : {false, true})
+        expect_matches_reference(kernels::flash_attention_forward_sm90, 4096, head_dim, causal, element);
 }
 
 }  // namespace

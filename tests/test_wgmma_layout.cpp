@@ -74,14 +74,15 @@ TEST(Swizzle128B, PermutesEachAtomAndUndoesItself) {
   }
 }
 
-// S = Q·Kᵀ: Q (128 rows, consumer warpgroup w reads rows 64w..) and K (128 rows) are K-major;
+// S = Q·Kᵀ: Q (128 rows, consumer warpgroup w reads rows 64w..) and K (BlockN rows) are K-major;
 // step kk reads head-dim columns 16 kk .. 16 kk + 15.
 TEST(WgmmaLayout, TmaTilesAreTheKMajorLayoutOfEveryStep) {
-  for (const int head_dim : {64, 128}) {
-    const std::uint32_t box_bytes = 128 * 128;  // 64 columns x 128 rows
+  for (const int head_dim : {64, 128, 256}) {
+    const int block_n = flash_sm90_block_n(head_dim);
+    const std::uint32_t q_box_bytes = 128 * 128, k_box_bytes = block_n * 128;  // 64 columns x rows
     for (int kk = 0; kk < head_dim / 16; ++kk)
       for (int warpgroup = 0; warpgroup < 2; ++warpgroup) {
-        const std::uint32_t q_start = warpgroup * 64 * 128 + kmajor_step_offset(kk, box_bytes);
+        const std::uint32_t q_start = warpgroup * 64 * 128 + kmajor_step_offset(kk, q_box_bytes);
         for (int m = 0; m < 64; ++m)
           for (int k = 0; k < 16; ++k)
             ASSERT_EQ(kmajor_element_offset(q_start, m, k, 1024),
@@ -89,46 +90,61 @@ TEST(WgmmaLayout, TmaTilesAreTheKMajorLayoutOfEveryStep) {
                 << "Q, D " << head_dim << " step " << kk << " row " << m << " k " << k;
       }
     for (int kk = 0; kk < head_dim / 16; ++kk)
-      for (int n = 0; n < kSm90BlockN; ++n)
+      for (int n = 0; n < block_n; ++n)
         for (int k = 0; k < 16; ++k)
-          ASSERT_EQ(kmajor_element_offset(kmajor_step_offset(kk, box_bytes), n, k, 1024),
-                    tma_tile_offset(n, 16 * kk + k, kSm90BlockN))
+          ASSERT_EQ(kmajor_element_offset(kmajor_step_offset(kk, k_box_bytes), n, k, 1024),
+                    tma_tile_offset(n, 16 * kk + k, block_n))
               << "K, D " << head_dim << " step " << kk << " key " << n << " k " << k;
   }
 }
 
-// O += P·V: V (keys x D, D fastest) is the B operand with K = keys, N = D: MN-major, the second
-// 64 columns of D one box (LBO) further, 8-key atoms SBO apart; step kk reads keys 16 kk ...
+// O += P·V: V (keys x D, D fastest) is the B operand with K = keys, N = D: MN-major, the next
+// 64 columns of D one box (LBO) further, 8-key atoms SBO apart; step kk reads keys 16 kk ...;
+// at D = 256 an instruction covers 128 columns and the second starts two boxes further.
 TEST(WgmmaLayout, TmaTilesAreTheMnMajorLayoutOfEveryStep) {
-  for (const int head_dim : {64, 128})
-    for (int kk = 0; kk < kSm90BlockN / 16; ++kk)
+  for (const int head_dim : {64, 128, 256}) {
+    const int block_n = flash_sm90_block_n(head_dim);
+    const std::uint32_t box_bytes = block_n * 128;
+    for (int kk = 0; kk < block_n / 16; ++kk)
       for (int n = 0; n < head_dim; ++n)
-        for (int k = 0; k < 16; ++k)
-          ASSERT_EQ(mnmajor_element_offset(mnmajor_step_offset(kk), n, k, 128 * kSm90BlockN, 1024),
-                    tma_tile_offset(16 * kk + k, n, kSm90BlockN))
+        for (int k = 0; k < 16; ++k) {
+          const std::uint32_t start = n / 128 * 2 * box_bytes + mnmajor_step_offset(kk);
+          ASSERT_EQ(mnmajor_element_offset(start, n % 128, k, box_bytes, 1024), tma_tile_offset(16 * kk + k, n, block_n))
               << "V, D " << head_dim << " step " << kk << " column " << n << " key " << k;
+        }
+  }
 }
 
 TEST(FlashSm90Tiles, StagesAndSharedMemoryFitOneBlockPerSm) {
   EXPECT_EQ(flash_sm90_stages(128), 2);
   EXPECT_EQ(flash_sm90_stages(64), 4);
+  EXPECT_EQ(flash_sm90_stages(256), 2);
   EXPECT_EQ(flash_sm90_stages(96), 0);
   EXPECT_EQ(flash_sm90_shared_bytes(128), 1024u + (128 + 4 * 128) * 128 * 2 + 9 * 8);
   EXPECT_EQ(flash_sm90_shared_bytes(64), 1024u + (128 + 8 * 128) * 64 * 2 + 17 * 8);
-  EXPECT_LE(flash_sm90_shared_bytes(128), 227u * 1024);
-  EXPECT_LE(flash_sm90_shared_bytes(64), 227u * 1024);
-  // Every tile starts on the swizzle's 1024-byte period.
-  EXPECT_EQ(kSm90BlockM * 128 * 2 % 1024, 0);
-  EXPECT_EQ(kSm90BlockN * 64 * 2 % 1024, 0);
+  EXPECT_EQ(flash_sm90_shared_bytes(256), 1024u + (128 + 4 * 64) * 256 * 2 + 9 * 8);
+  for (const int head_dim : {64, 128, 256}) {
+    EXPECT_LE(flash_sm90_shared_bytes(head_dim), 227u * 1024) << head_dim;
+    // Every tile starts on the swizzle's 1024-byte period.
+    EXPECT_EQ(kSm90BlockM * head_dim * 2 % 1024, 0) << head_dim;
+    EXPECT_EQ(flash_sm90_block_n(head_dim) * head_dim * 2 % 1024, 0) << head_dim;
+  }
 }
 
 TEST(FlashSm90Tiles, BothWarpgroupsReadTheSameKeyTiles) {
   // 128-query and 128-key tiles: causal query tile t reads key tiles 0..t.
-  EXPECT_EQ(flash_sm90_key_tiles(0, 4096, true), 1);
-  EXPECT_EQ(flash_sm90_key_tiles(31, 4096, true), 32);
-  EXPECT_EQ(flash_sm90_key_tiles(0, 4096, false), 32);
-  EXPECT_EQ(flash_sm90_key_tiles(7, 1000, true), 8);
-  EXPECT_EQ(flash_sm90_key_tiles(0, 77, false), 1);
+  EXPECT_EQ(flash_sm90_key_tiles(0, 4096, true, 128), 1);
+  EXPECT_EQ(flash_sm90_key_tiles(31, 4096, true, 128), 32);
+  EXPECT_EQ(flash_sm90_key_tiles(0, 4096, false, 128), 32);
+  EXPECT_EQ(flash_sm90_key_tiles(7, 1000, true, 128), 8);
+  EXPECT_EQ(flash_sm90_key_tiles(0, 77, false, 128), 1);
+  // 64-key tiles (D = 256): causal query tile t reads key tiles 0..2t + 1, the last of which
+  // holds no key of the first warpgroup's rows.
+  EXPECT_EQ(flash_sm90_block_n(256), 64);
+  EXPECT_EQ(flash_sm90_key_tiles(0, 4096, true, 64), 2);
+  EXPECT_EQ(flash_sm90_key_tiles(31, 4096, true, 64), 64);
+  EXPECT_EQ(flash_sm90_key_tiles(7, 1000, true, 64), 16);
+  EXPECT_EQ(flash_sm90_key_tiles(0, 77, false, 64), 2);
   EXPECT_EQ(flash_sm90_query_tiles(1), 1);
   EXPECT_EQ(flash_sm90_query_tiles(129), 2);
 }
@@ -136,12 +152,17 @@ TEST(FlashSm90Tiles, BothWarpgroupsReadTheSameKeyTiles) {
 TEST(FlashSm90Tiles, OnlyDiagonalAndTailTilesAreMasked) {
   // Query tile 2: warpgroup rows start at 256 and 320; key tile 2 (keys 256..383) is the diagonal
   // for both, key tile 1 for neither.
-  EXPECT_TRUE(flash_sm90_tile_masked(256, 2, 4096, true));
-  EXPECT_TRUE(flash_sm90_tile_masked(320, 2, 4096, true));
-  EXPECT_FALSE(flash_sm90_tile_masked(320, 1, 4096, true));
-  EXPECT_FALSE(flash_sm90_tile_masked(256, 2, 4096, false));
-  EXPECT_TRUE(flash_sm90_tile_masked(0, 7, 1000, false));  // keys 896..1023, sequence ends at 1000
-  EXPECT_FALSE(flash_sm90_tile_masked(0, 6, 1000, false));
+  EXPECT_TRUE(flash_sm90_tile_masked(256, 2, 4096, true, 128));
+  EXPECT_TRUE(flash_sm90_tile_masked(320, 2, 4096, true, 128));
+  EXPECT_FALSE(flash_sm90_tile_masked(320, 1, 4096, true, 128));
+  EXPECT_FALSE(flash_sm90_tile_masked(256, 2, 4096, false, 128));
+  EXPECT_TRUE(flash_sm90_tile_masked(0, 7, 1000, false, 128));  // keys 896..1023, sequence ends at 1000
+  EXPECT_FALSE(flash_sm90_tile_masked(0, 6, 1000, false, 128));
+  // 64-key tiles: key tile 5 (keys 320..383) is the diagonal of rows 320.., masked for rows 256..
+  EXPECT_TRUE(flash_sm90_tile_masked(256, 5, 4096, true, 64));
+  EXPECT_TRUE(flash_sm90_tile_masked(320, 5, 4096, true, 64));
+  EXPECT_FALSE(flash_sm90_tile_masked(320, 4, 4096, true, 64));
+  EXPECT_TRUE(flash_sm90_tile_masked(0, 15, 1000, false, 64));  // keys 960..1023
 }
 
 TEST(FlashSm90Tiles, GridIsEveryQueryTileOfEveryHead) {
@@ -152,10 +173,11 @@ TEST(FlashSm90Tiles, GridIsEveryQueryTileOfEveryHead) {
   EXPECT_EQ(flash_attention_sm90_grid(args).x, 128u * 8);
 }
 
-TEST(FlashSm90Skips, HopperOnlyAndTwoHeadDims) {
+TEST(FlashSm90Skips, HopperOnlyAndThreeHeadDims) {
   EXPECT_EQ(flash_attention_sm90_unsupported(128, 9, 0), "");
   EXPECT_EQ(flash_attention_sm90_unsupported(64, 9, 0), "");
-  EXPECT_EQ(flash_attention_sm90_unsupported(256, 9, 0), "our Hopper kernel runs head_dim 64 and 128, not 256");
+  EXPECT_EQ(flash_attention_sm90_unsupported(256, 9, 0), "");
+  EXPECT_EQ(flash_attention_sm90_unsupported(96, 9, 0), "our Hopper kernel runs head_dim 64, 128 and 256, not 96");
   EXPECT_EQ(flash_attention_sm90_unsupported(128, 8, 0),
             "our Hopper kernel needs compute capability 9.0 (wgmma, setmaxnreg: sm_90a); this GPU has 8.0");
   EXPECT_NE(flash_attention_sm90_unsupported(128, 10, 0), "");

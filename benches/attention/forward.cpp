@@ -89,7 +89,7 @@ void run_gpubench(gpubench::State& s, const AttentionShape& shape, bool hopper) 
   };
   inputs.verify(s, hopper ? "gpubench_sm90" : "gpubench", op, s.stream());
   declare_counts(s, shape, fused_min_bytes(shape));
-  s.note("block_n", hopper ? k::kSm90BlockN : k::flash_block_n(shape.head_dim));
+  s.note("block_n", hopper ? k::flash_sm90_block_n(shape.head_dim) : k::flash_block_n(shape.head_dim));
   if (hopper) s.note("stages", k::flash_sm90_stages(shape.head_dim));
   s.measure(op);
 }
@@ -120,7 +120,7 @@ const auto& forward =
                            "API (matmul, scale, [causal mask], softmax, matmul: the fused flash engine), inference "
                            "(no softmax statistics), tuned over at most 8 heuristic engine configurations within "
                            "256 MiB of workspace; its HBM bytes are the fused minimum (Q, K, V read once, O written "
-                           "once). impl:gpubench: our FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0), same HBM bytes. impl:gpubench_sm90 (chosen in --config only, not yet measured on a GPU): its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; compute capability 9.0, head dims 64 and 128). flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
+                           "once). impl:gpubench: our FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0), same HBM bytes. impl:gpubench_sm90 (chosen in --config only, not yet measured on a GPU): its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; compute capability 9.0, head dims 64, 128 and 256). flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
                            "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
                            "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
                            "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16)")
