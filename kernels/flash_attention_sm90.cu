@@ -43,14 +43,13 @@
 #include <stdexcept>
 
 #include "harness/core/cuda_check.h"
+#include "kernels/flash_attention_sm90_pipeline.cuh"
 #include "kernels/flash_attention_sm90_tile.cuh"
 #include "kernels/tma_tensor_map.cuh"
 #include "kernels/wgmma.cuh"
 
 namespace gpubench::kernels {
 namespace {
-
-constexpr int kBoxColumns = wgmma::kSwizzleRowElements;
 
 struct Sm90Params {
   void* o;
@@ -59,27 +58,6 @@ struct Sm90Params {
   float scale, scale_log2;  // scale, and scale x log2(e) for exp2
   bool causal;
 };
-
-// Offsets from the 1024-byte aligned base of the dynamic shared memory.
-template <int HeadDim>
-struct Sm90Layout {
-  static constexpr int kStages = flash_sm90_stages(HeadDim), kBlockN = flash_sm90_block_n(HeadDim);
-  static constexpr std::uint32_t kQBytes = kSm90BlockM * HeadDim * 2, kTileBytes = kBlockN * HeadDim * 2;
-  static constexpr std::uint32_t kK = kQBytes, kV = kK + kStages * kTileBytes, kBarriers = kV + kStages * kTileBytes;
-  static constexpr std::uint32_t kBytes = kBarriers + (1 + 4 * kStages) * 8;
-  static_assert(kBytes + 1024 == flash_sm90_shared_bytes(HeadDim), "the host's shared-memory size");
-  static_assert(kQBytes % 1024 == 0 && kTileBytes % 1024 == 0, "tiles at the swizzle period");
-};
-
-struct Slot {
-  int stage;
-  std::uint32_t parity;
-};
-
-template <int Stages>
-__device__ __forceinline__ Slot slot_of(int tile) {
-  return {tile % Stages, static_cast<std::uint32_t>(tile / Stages) & 1u};
-}
 
 constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;  // setmaxnreg's targets
 // setmaxnreg.inc waits until the block's register pool holds what it asks for: the kernel must
@@ -90,57 +68,8 @@ constexpr int kEntryRegisters =
 #if GPUBENCH_SM90A
 
 constexpr int kWarpgroupThreads = 128;
-constexpr int kConsumerWarps = 8;          // arrivals that free a K or V stage
 constexpr int kFirstTurnBarrier = 1;       // named barriers 1 and 2 (0 is __syncthreads)
 constexpr bool kWarpgroupPingPong = true;  // off: each warpgroup issues whenever it is ready
-
-template <int Stages>
-struct Barriers {
-  std::uint32_t base;
-  __device__ std::uint32_t q_full() const { return base; }
-  __device__ std::uint32_t k_full(int s) const { return base + 8u * (1 + s); }
-  __device__ std::uint32_t v_full(int s) const { return base + 8u * (1 + Stages + s); }
-  __device__ std::uint32_t k_empty(int s) const { return base + 8u * (1 + 2 * Stages + s); }
-  __device__ std::uint32_t v_empty(int s) const { return base + 8u * (1 + 3 * Stages + s); }
-  __device__ void init() const {
-    sm90::barrier_init(q_full(), 1);
-    for (int s = 0; s < Stages; ++s) {
-      sm90::barrier_init(k_full(s), 1), sm90::barrier_init(v_full(s), 1);
-      sm90::barrier_init(k_empty(s), kConsumerWarps), sm90::barrier_init(v_empty(s), kConsumerWarps);
-    }
-    sm90::barrier_init_fence();
-  }
-};
-
-// The producer's elected thread: Q once, then K_n and V_n into their stages as they free up.
-template <int HeadDim>
-__device__ void produce(const CUtensorMap* q_map, const CUtensorMap* k_map, const CUtensorMap* v_map,
-                        std::uint32_t tiles, const Barriers<Sm90Layout<HeadDim>::kStages>& bars, int head,
-                        int first_query, int key_tiles) {
-  using L = Sm90Layout<HeadDim>;
-  constexpr int kBoxes = HeadDim / kBoxColumns;
-  sm90::prefetch_tensor_map(q_map), sm90::prefetch_tensor_map(k_map), sm90::prefetch_tensor_map(v_map);
-  sm90::barrier_arrive_expect(bars.q_full(), L::kQBytes);
-#pragma unroll
-  for (int b = 0; b < kBoxes; ++b)
-    sm90::tma_load_3d(tiles + b * sm90::kQBoxBytes, q_map, b * kBoxColumns, first_query, head, bars.q_full());
-  // Key tile n of `map` into `tile` once its stage is empty, announced on `full`.
-  const auto load = [&](const CUtensorMap* map, std::uint32_t tile, std::uint32_t empty, std::uint32_t full,
-                        std::uint32_t parity, int n) {
-    sm90::barrier_wait(empty, parity ^ 1u);
-    sm90::barrier_arrive_expect(full, L::kTileBytes);
-#pragma unroll
-    for (int b = 0; b < kBoxes; ++b)
-      sm90::tma_load_3d(tile + b * sm90::kKvBoxBytes<L::kBlockN>, map, b * kBoxColumns, n * L::kBlockN, head, full);
-  };
-  for (int n = 0; n < key_tiles; ++n) {
-    const Slot slot = slot_of<L::kStages>(n);
-    load(k_map, tiles + L::kK + slot.stage * L::kTileBytes, bars.k_empty(slot.stage), bars.k_full(slot.stage),
-         slot.parity, n);
-    load(v_map, tiles + L::kV + slot.stage * L::kTileBytes, bars.v_empty(slot.stage), bars.v_full(slot.stage),
-         slot.parity, n);
-  }
-}
 
 // The turn to issue MMAs, passed between the two consumer warpgroups (see the top comment).
 struct IssueTurn {
@@ -159,8 +88,8 @@ struct IssueTurn {
 
 template <int HeadDim>
 struct Consumer {
-  using L = Sm90Layout<HeadDim>;
-  Barriers<L::kStages> bars;
+  using L = sm90::TileLayout<HeadDim>;
+  sm90::Barriers<L::kStages> bars;
   std::uint64_t q_desc, k_desc, v_desc;  // K and V at stage 0
   int first_row, row, lane;              // the warpgroup's first row, the thread's row r
   IssueTurn turn;
@@ -175,7 +104,7 @@ struct Consumer {
 template <int HeadDim>
 __device__ __forceinline__ void softmax_tile(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
                                              const Sm90Params& p, int n, float (&correction)[2]) {
-  constexpr int kBlockN = Sm90Layout<HeadDim>::kBlockN;
+  constexpr int kBlockN = sm90::TileLayout<HeadDim>::kBlockN;
   if (flash_sm90_tile_masked(c.first_row, n, p.seq, p.causal, kBlockN))
     sm90::mask_scores(acc.s, c.row, n * kBlockN, p.seq, p.causal, c.lane);
   sm90::online_softmax(acc.s, acc.row_max, acc.row_sum, correction, p.scale_log2);
@@ -205,8 +134,8 @@ __device__ __forceinline__ void first_tile(sm90::Accumulators<HeadDim>& acc, con
 template <typename T, int HeadDim>
 __device__ __forceinline__ void next_tile(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
                                           const Sm90Params& p, int n) {
-  constexpr int kStages = Sm90Layout<HeadDim>::kStages;
-  const Slot k_slot = slot_of<kStages>(n), v_slot = slot_of<kStages>(n - 1);
+  constexpr int kStages = sm90::TileLayout<HeadDim>::kStages;
+  const sm90::Slot k_slot = sm90::slot_of<kStages>(n), v_slot = sm90::slot_of<kStages>(n - 1);
   sm90::barrier_wait(c.bars.k_full(k_slot.stage), k_slot.parity);
   sm90::barrier_wait(c.bars.v_full(v_slot.stage), v_slot.parity);
   c.turn.begin();
@@ -233,7 +162,7 @@ __device__ __forceinline__ void next_tile(sm90::Accumulators<HeadDim>& acc, cons
 template <typename T, int HeadDim>
 __device__ __forceinline__ void last_output(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
                                             int key_tiles) {
-  const Slot v_slot = slot_of<Sm90Layout<HeadDim>::kStages>(key_tiles - 1);
+  const sm90::Slot v_slot = sm90::slot_of<sm90::TileLayout<HeadDim>::kStages>(key_tiles - 1);
   sm90::barrier_wait(c.bars.v_full(v_slot.stage), v_slot.parity);
   c.turn.begin();
   sm90::pin(acc.o), sm90::pin(acc.p);
@@ -270,9 +199,9 @@ __device__ __forceinline__ void store_output(const sm90::Accumulators<HeadDim>& 
 }
 
 template <typename T, int HeadDim>
-__device__ void consume(std::uint32_t tiles, const Barriers<Sm90Layout<HeadDim>::kStages>& bars, const Sm90Params& p,
-                        int warpgroup, int query_tile, int head, int key_tiles) {
-  using L = Sm90Layout<HeadDim>;
+__device__ void consume(std::uint32_t tiles, const sm90::Barriers<sm90::TileLayout<HeadDim>::kStages>& bars,
+                        const Sm90Params& p, int warpgroup, int query_tile, int head, int key_tiles) {
+  using L = sm90::TileLayout<HeadDim>;
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = (static_cast<int>(threadIdx.x) / 32) % 4;
   Consumer<HeadDim> c;
   c.bars = bars;
@@ -305,10 +234,10 @@ __global__ void __launch_bounds__(kSm90Threads, 1)
     flash_sm90_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
                       const __grid_constant__ CUtensorMap v_map, const Sm90Params p) {
 #if GPUBENCH_SM90A
-  using L = Sm90Layout<HeadDim>;
+  using L = sm90::TileLayout<HeadDim>;
   extern __shared__ unsigned char shared[];
   const std::uint32_t tiles = (sm90::shared_address(shared) + 1023u) & ~1023u;
-  const Barriers<L::kStages> bars{tiles + L::kBarriers};
+  const sm90::Barriers<L::kStages> bars{tiles + L::kBarriers};
   const int head = static_cast<int>(blockIdx.x) / p.query_tiles;
   const int query_tile = p.query_tiles - 1 - static_cast<int>(blockIdx.x) % p.query_tiles;
   const int key_tiles = static_cast<int>(flash_sm90_key_tiles(query_tile, p.seq, p.causal, L::kBlockN));
@@ -318,7 +247,7 @@ __global__ void __launch_bounds__(kSm90Threads, 1)
   if (warpgroup == 0) {
     sm90::registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0)
-      produce<HeadDim>(&q_map, &k_map, &v_map, tiles, bars, head, query_tile * kSm90BlockM, key_tiles);
+      sm90::produce<HeadDim>(&q_map, &k_map, &v_map, tiles, bars, head, query_tile * kSm90BlockM, key_tiles);
     return;
   }
   sm90::registers_increase<kConsumerRegisters>();
@@ -359,9 +288,9 @@ void launch(const FlashAttentionArgs& args, cudaStream_t stream) {
   // Q, K, V as D x S x (B·H): a box is 64 columns of one head's rows, the rows past S zeros.
   const auto map = [&](const void* base, int box_rows) {
     return swizzled_tensor_map_16bit(base, args.kind == Float16Kind::kBfloat16, args.head_dim, args.seq,
-                                     args.heads_total, kBoxColumns, box_rows);
+                                     args.heads_total, sm90::kBoxColumns, box_rows);
   };
-  constexpr int kBlockN = Sm90Layout<HeadDim>::kBlockN;
+  constexpr int kBlockN = sm90::TileLayout<HeadDim>::kBlockN;
   const CUtensorMap q_map = map(args.q, kSm90BlockM), k_map = map(args.k, kBlockN), v_map = map(args.v, kBlockN);
   const Sm90Params params{args.o,
                           args.lse,

@@ -109,7 +109,8 @@ TEST(WgmmaLayout, TmaTilesAreTheMnMajorLayoutOfEveryStep) {
       for (int n = 0; n < head_dim; ++n)
         for (int k = 0; k < 16; ++k) {
           const std::uint32_t start = n / 128 * 2 * box_bytes + mnmajor_step_offset(kk);
-          ASSERT_EQ(mnmajor_element_offset(start, n % 128, k, box_bytes, 1024), tma_tile_offset(16 * kk + k, n, block_n))
+          ASSERT_EQ(mnmajor_element_offset(start, n % 128, k, box_bytes, 1024),
+                    tma_tile_offset(16 * kk + k, n, block_n))
               << "V, D " << head_dim << " step " << kk << " column " << n << " key " << k;
         }
   }
