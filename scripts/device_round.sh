@@ -7,14 +7,16 @@
 #     OUT=/tmp/round scripts/device_round.sh PART...
 #
 #   gpu-tests          every GPU test, then memcheck and racecheck of our attention kernel
-#   hopper             our Hopper attention kernel (issue 36): its GPU tests, memcheck and
+#   hopper             our Hopper attention kernel (issue 36): its GPU tests, memcheck, racecheck and
 #                      synccheck, its wgmma count in SASS, and impl:gpubench_sm90 beside cuDNN and
-#                      impl:gpubench at b4 h32 s4096 d128, fp16 and bf16, causal and not
+#                      impl:gpubench_fa2 at b4 s4096, head dims 64, 128 and 256, fp16 and bf16,
+#                      causal and not
 #   scenarios          --suite scenarios (issue 33: under 3 minutes, every family verified), then
 #                      configs/examples/mps_private.json and the MPS processes left after it
 #   node               the acceptance preset in node mode with a solo reference (issue 29)
 #   conv-peer          ResNeXt-50, MobileNetV2 and U-Net layers at batch 32, fp16 and bf16, and
-#                      torch_conv.py on the same layers; tables by scripts/peers/side_by_side.py
+#                      torch_conv.py on the same layers; gpubench again on torch's own cuDNN;
+#                      tables by scripts/peers/side_by_side.py
 #   attention-peer     lengths 77-3000 and head dims 64-256 at batch 8, bf16, and
 #                      torch_attention.py on them (cuDNN beside cuDNN, ours beside FlashAttention-2)
 #   side-by-side:SUITE OLD and GPUBENCH on SUITE's default preset in the order A B B A, then
@@ -63,15 +65,15 @@ gpu_tests() {
 
 hopper() {
   step hopper-tests timeout 200 "$GPU_TESTS" --gtest_filter='GpuFlashAttentionSm90.*'
-  sanitize hopper-sanitizer 'GpuFlashAttentionSm90.*Seq1000*' memcheck synccheck
+  sanitize hopper-sanitizer 'GpuFlashAttentionSm90.*Seq1000*' memcheck racecheck synccheck
   step hopper-sass sh -c "cuobjdump -sass -arch sm_90a '$GPUBENCH' | grep -c HGMMA"
   cat >"$OUT/hopper.json" <<'JSON'
 {
   "suites": ["attention"],
   "filter": "attention/forward/",
   "families": {
-    "attention/forward": {"impl": ["cudnn", "gpubench", "gpubench_sm90"], "type": ["fp16", "bf16"],
-                          "model": ["llama3_8b"], "batch": [4], "seq": [4096], "causal": [0, 1]}
+    "attention/forward": {"impl": ["cudnn", "gpubench_fa2", "gpubench_sm90"], "type": ["fp16", "bf16"],
+                          "model": ["gpt2", "llama3_8b", "gemma_7b"], "batch": [4], "seq": [4096], "causal": [0, 1]}
   }
 }
 JSON
@@ -95,6 +97,18 @@ conv_peer() {
   step torch-conv sh -c "python3 '$peers/torch_conv.py' --nets resnext50,mobilenetv2,unet --n 32 --types fp16,bf16 \
     --passes forward >'$OUT/torch-conv.jsonl'"
   step conv-table sh -c "python3 '$peers/side_by_side.py' '$OUT/conv.json' '$OUT/torch-conv.jsonl' >'$OUT/conv-table.md'"
+  # torch brings its own cuDNN (9.19 beside the system's 9.14 on the H200 node): gpubench again
+  # with torch's, so that the table also compares the two on the same cuDNN.
+  local torch_cudnn
+  torch_cudnn=$(python3 -c '
+import glob, os, torch
+roots = [os.path.dirname(torch.__file__)] + [os.path.join(p, "nvidia") for p in __import__("site").getsitepackages()]
+print(next(os.path.dirname(f) for r in roots for f in glob.glob(r + "/**/libcudnn.so.9", recursive=True)))')
+  step conv-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
+    --config "$root/configs/examples/conv_networks.json" \
+    --filter 'conv/forward/net:[a-z0-9]+/layer:[^/]+/n:32/' --out "$OUT/conv-torch-cudnn.json"
+  step conv-table-torch-cudnn sh -c "python3 '$peers/side_by_side.py' '$OUT/conv-torch-cudnn.json' \
+    '$OUT/torch-conv.jsonl' >'$OUT/conv-table-torch-cudnn.md'"
 }
 
 attention_peer() {

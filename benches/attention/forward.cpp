@@ -1,5 +1,8 @@
 // attention/forward: scaled dot-product attention forward, unfused (cuBLASLt Q·Kᵀ, our softmax,
 // cuBLASLt P·V) or fused through cuDNN's graph API, on the same random inputs.
+#include <algorithm>
+#include <iterator>
+
 #include "benches/attention/attention_axes.h"
 #include "benches/attention/attention_case.h"
 #include "harness/core/cudnn/cudnn_api.h"
@@ -68,11 +71,32 @@ void run_cudnn(gpubench::State& s, const AttentionShape& shape) {
   s.tune(fused.candidates(), fused.heuristic_index());
 }
 
-// impl:gpubench runs our FlashAttention-2-style kernel, impl:gpubench_sm90 its Hopper build
-// (kernels/flash_attention_sm90.cu), same arguments.
-void run_gpubench(gpubench::State& s, const AttentionShape& shape, bool hopper) {
+// Our kernels: the FlashAttention-2-style one (kernels/flash_attention.cu, compute capability 8.0
+// and up) and its Hopper build (kernels/flash_attention_sm90.cu, 9.0 only, sm_90a code).
+enum class OurKernel { kPortable, kHopper };
+
+// Head dims at which the Hopper kernel was measured against the portable one and cuDNN on an
+// H200 (docs/notes.md, 2026-12-06): impl:gpubench takes it there; head dim 64 stays on the
+// portable kernel until measured.
+constexpr std::int64_t kHopperMeasuredHeadDims[] = {128, 256};
+
+// impl:gpubench: the Hopper kernel where it runs and was measured, else the portable one;
+// impl:gpubench_fa2 and impl:gpubench_sm90 (by --config) force one of them.
+OurKernel our_kernel(const std::string& impl, const gpubench::GpuInfo& gpu, std::int64_t head_dim) {
+  namespace k = gpubench::kernels;
+  if (impl == "gpubench_sm90") return OurKernel::kHopper;
+  if (impl == "gpubench_fa2") return OurKernel::kPortable;
+  const bool measured = std::find(std::begin(kHopperMeasuredHeadDims), std::end(kHopperMeasuredHeadDims),
+                                  head_dim) != std::end(kHopperMeasuredHeadDims);
+  const bool runs = k::flash_attention_sm90_unsupported(head_dim, gpu.cc_major, gpu.cc_minor).empty() &&
+                    k::flash_attention_sm90_code_present();
+  return measured && runs ? OurKernel::kHopper : OurKernel::kPortable;
+}
+
+void run_gpubench(gpubench::State& s, const AttentionShape& shape, const std::string& impl) {
   namespace k = gpubench::kernels;
   const gpubench::GpuInfo& gpu = s.gpu(s.device());
+  const bool hopper = our_kernel(impl, gpu, shape.head_dim) == OurKernel::kHopper;
   const std::string why = hopper ? k::flash_attention_sm90_unsupported(shape.head_dim, gpu.cc_major, gpu.cc_minor)
                                  : k::flash_attention_unsupported(shape.head_dim, gpu.cc_major, gpu.cc_minor);
   if (!why.empty()) s.skip(why);
@@ -87,8 +111,9 @@ void run_gpubench(gpubench::State& s, const AttentionShape& shape, bool hopper) 
     if (hopper) k::flash_attention_forward_sm90(args, stream);
     else k::flash_attention_forward(args, stream);
   };
-  inputs.verify(s, hopper ? "gpubench_sm90" : "gpubench", op, s.stream());
+  inputs.verify(s, hopper ? "gpubench (Hopper kernel)" : "gpubench (portable kernel)", op, s.stream());
   declare_counts(s, shape, fused_min_bytes(shape));
+  s.note("kernel", hopper ? "flash_attention_sm90" : "flash_attention");
   s.note("block_n", hopper ? k::flash_sm90_block_n(shape.head_dim) : k::flash_block_n(shape.head_dim));
   if (hopper) s.note("stages", k::flash_sm90_stages(shape.head_dim));
   s.measure(op);
@@ -97,15 +122,15 @@ void run_gpubench(gpubench::State& s, const AttentionShape& shape, bool hopper) 
 void run_forward(gpubench::State& s) {
   const AttentionShape shape = shape_from_axes(s);
   const std::string& impl = s.get_str("impl");
-  if (impl != "unfused" && impl != "cudnn" && impl != "gpubench" && impl != "gpubench_sm90")
-    s.fail("impl must be unfused, cudnn, gpubench or gpubench_sm90, not '" + impl + "'");
+  if (impl != "unfused" && impl != "cudnn" && impl != "gpubench" && impl != "gpubench_fa2" && impl != "gpubench_sm90")
+    s.fail("impl must be unfused, cudnn, gpubench, gpubench_fa2 or gpubench_sm90, not '" + impl + "'");
   skip_if_unsupported(s, shape, impl == "unfused");
   if (impl == "unfused")
     run_unfused(s, shape);
   else if (impl == "cudnn")
     run_cudnn(s, shape);
   else
-    run_gpubench(s, shape, impl == "gpubench_sm90");
+    run_gpubench(s, shape, impl);
 }
 
 const auto& forward =
@@ -120,12 +145,12 @@ const auto& forward =
                            "API (matmul, scale, [causal mask], softmax, matmul: the fused flash engine), inference "
                            "(no softmax statistics), tuned over at most 8 heuristic engine configurations within "
                            "256 MiB of workspace; its HBM bytes are the fused minimum (Q, K, V read once, O written "
-                           "once). impl:gpubench: our FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0), same HBM bytes. impl:gpubench_sm90 (chosen in --config only, not yet measured on a GPU): its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; compute capability 9.0, head dims 64, 128 and 256). flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
+                           "once). impl:gpubench: our own kernel, same HBM bytes: on compute capability 9.0 at head dims 128 and 256 its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; head dims 64, 128, 256), elsewhere the FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0, head dims 64 and 128); the note kernel says which ran. impl:gpubench_fa2 and impl:gpubench_sm90 (--config only) force one of them. flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
                            "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
                            "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
                            "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16)")
                        // --quick runs our kernel: attention/fused_speedup verifies the other two.
-                       .axis_str("impl", {"unfused", "cudnn", "gpubench"}, {"gpubench"}, {"gpubench_sm90"}),
+                       .axis_str("impl", {"unfused", "cudnn", "gpubench"}, {"gpubench"}, {"gpubench_fa2", "gpubench_sm90"}),
                    {1000, 2048, 4096, 16384}, {4096}, {4, 16})
         // Batch 16 is the short-sequence point (S = 2048, FlashAttention-2's published shape), batch 4 the rest.
         .where([](const gpubench::Params& p) { return (p.integer("batch") == 16) == (p.integer("seq") == 2048); })

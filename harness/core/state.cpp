@@ -383,9 +383,10 @@ BenchResult State::finish() {
   if (flops_per_op_ > 0) result.notes["flops_per_op"] = flops_per_op_;
   result.verified = verify_called_ && verify_ok_;
   std::string failure;
-  if (!measured_) failure = "the benchmark marked no measured region";
+  // A failed check is named first: it says more than a missing region or timing.
+  if (!verify_ok_) failure = "verification failed: " + verify_failures_;
+  else if (!measured_) failure = "the benchmark marked no measured region";
   else if (!verify_called_) failure = "the benchmark did not verify its output";
-  else if (!verify_ok_) failure = "verification failed: " + verify_failures_;
   if (!failure.empty()) {
     result.status = Status::kFailed;
     result.error = failure;
