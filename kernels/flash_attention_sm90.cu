@@ -11,8 +11,8 @@
 //
 // Shared memory, every tile 1024-byte aligned and written by TMA with the 128B swizzle as boxes
 // of 64 columns (128 bytes) x rows: Q (128 x D), and kStages each of K and V (BlockN x D); a
-// wider D is D / 64 boxes side by side, one box region after the other. Out-of-bounds rows (past the
-// sequence end, per head: the tensor maps are 3-D, D x S x heads) arrive as zeros.
+// wider D is D / 64 boxes side by side, one box region after the other. Out-of-bounds rows (past
+// the sequence end, per head: the tensor maps are 3-D, D x S x heads) arrive as zeros.
 //
 // Pipeline (mbarriers): the producer's one elected thread loads Q (q_full), then for key tile n
 // waits k_empty[n % stages] and loads K_n (k_full), waits v_empty and loads V_n (v_full); K and V

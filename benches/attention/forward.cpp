@@ -1,8 +1,5 @@
 // attention/forward: scaled dot-product attention forward, unfused (cuBLASLt Q·Kᵀ, our softmax,
 // cuBLASLt P·V) or fused through cuDNN's graph API, on the same random inputs.
-#include <algorithm>
-#include <iterator>
-
 #include "benches/attention/attention_axes.h"
 #include "benches/attention/attention_case.h"
 #include "harness/core/cudnn/cudnn_api.h"
@@ -78,7 +75,7 @@ enum class OurKernel { kPortable, kHopper };
 // Head dims at which the Hopper kernel was measured against the portable one and cuDNN on an
 // H200 (docs/notes.md, 2026-12-06): impl:gpubench takes it there; head dim 64 stays on the
 // portable kernel until measured.
-constexpr std::int64_t kHopperMeasuredHeadDims[] = {128, 256};
+constexpr bool hopper_measured(std::int64_t head_dim) { return head_dim == 128 || head_dim == 256; }
 
 // impl:gpubench: the Hopper kernel where it runs and was measured, else the portable one;
 // impl:gpubench_fa2 and impl:gpubench_sm90 (by --config) force one of them.
@@ -86,11 +83,9 @@ OurKernel our_kernel(const std::string& impl, const gpubench::GpuInfo& gpu, std:
   namespace k = gpubench::kernels;
   if (impl == "gpubench_sm90") return OurKernel::kHopper;
   if (impl == "gpubench_fa2") return OurKernel::kPortable;
-  const bool measured = std::find(std::begin(kHopperMeasuredHeadDims), std::end(kHopperMeasuredHeadDims),
-                                  head_dim) != std::end(kHopperMeasuredHeadDims);
   const bool runs = k::flash_attention_sm90_unsupported(head_dim, gpu.cc_major, gpu.cc_minor).empty() &&
                     k::flash_attention_sm90_code_present();
-  return measured && runs ? OurKernel::kHopper : OurKernel::kPortable;
+  return hopper_measured(head_dim) && runs ? OurKernel::kHopper : OurKernel::kPortable;
 }
 
 void run_gpubench(gpubench::State& s, const AttentionShape& shape, const std::string& impl) {

@@ -56,9 +56,10 @@ void metric_reasons(const std::string& name, const MetricResult& m, std::vector<
   // A rate (a unit per second) or the harness's own operation time is never a difference: the
   // marker on one would let a zero bandwidth or time through.
   const bool rate = m.unit.size() > 2 && m.unit.compare(m.unit.size() - 2, 2, "/s") == 0;
-  if (m.difference && (rate || name == "time_us"))
+  const bool never_a_difference = rate || name == "time_us";
+  if (m.difference && never_a_difference)
     out.push_back("metric " + name + ": marked a difference, which a rate or an operation's time never is");
-  const bool may_be_signed = is_percentage_metric(name, m.unit) || (m.difference && !rate && name != "time_us");
+  const bool may_be_signed = is_percentage_metric(name, m.unit) || (m.difference && !never_a_difference);
   std::size_t non_finite = 0, non_positive = 0;
   for (double v : m.values) {
     if (!std::isfinite(v)) ++non_finite;
