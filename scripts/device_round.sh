@@ -19,9 +19,11 @@
 #                      tables by scripts/peers/side_by_side.py
 #   attention-peer     lengths 77-3000 and head dims 64-256 at batch 8, bf16, and
 #                      torch_attention.py on them (cuDNN beside cuDNN, ours beside FlashAttention-2)
-#   side-by-side:SUITE OLD and GPUBENCH on SUITE's default preset in the order A B B A, then
-#                      compare (issue 32); OLD is gpubench built at the base revision with its own
-#                      configs/ beside it
+#   attention-flash    the attention preset's forward shapes, impl:gpubench and gpubench_sm90 beside
+#                      torch's FlashAttention-2 backend
+#   side-by-side:SUITE[:RUNS]  OLD and GPUBENCH on SUITE's default preset in the order A B B A
+#                      (or RUNS of them), then compare (issue 32); OLD is gpubench built at the base
+#                      revision with its own configs/ beside it
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -126,10 +128,39 @@ attention_peer() {
     --rename impl:torch_flash=impl:gpubench >'$OUT/attention-vs-flash.md'"
 }
 
+# The attention preset's forward shapes (llama3_8b, gpt2, gpt2_medium at b4 s1000/4096/16384 and
+# b16 s2048) with our kernels beside torch's FlashAttention-2 backend (issue 36); impl:gpubench_sm90
+# also at head dim 64, where impl:gpubench still takes the portable kernel.
+attention_flash() {
+  cat >"$OUT/attention-flash.json" <<'JSON'
+{
+  "suites": ["attention"],
+  "filter": "attention/forward/",
+  "families": {"attention/forward": {"impl": ["gpubench", "gpubench_sm90"]}}
+}
+JSON
+  step attention-flash "$GPUBENCH" --config "$OUT/attention-flash.json" --out "$OUT/attention-flash-gpubench.json"
+  local cases="" model shape
+  for model in llama3_8b gpt2 gpt2_medium; do
+    for shape in 4:1000 16:2048 4:4096 4:16384; do cases+="${cases:+,}$model:$shape"; done
+  done
+  step torch-flash sh -c "python3 '$peers/torch_attention.py' --cases $cases --impls torch_flash --backward '' \
+    >'$OUT/torch-flash.jsonl'"
+  local impl
+  for impl in gpubench gpubench_sm90; do
+    step "attention-flash-table-$impl" sh -c "python3 '$peers/side_by_side.py' '$OUT/attention-flash-gpubench.json' \
+      '$OUT/torch-flash.jsonl' --rename impl:torch_flash=impl:$impl >'$OUT/attention-flash-$impl.md'"
+  done
+}
+
+# side_by_side SUITE [RUNS]: RUNS (comma-separated, default old-1,new-1,new-2,old-2) in that order;
+# a suite whose four runs outlast one call takes two, e.g. old-1,new-1 then new-2,old-2. The
+# compares run once all four are in $OUT: each new run against the old one next to it, and each
+# binary against itself, which is the noise the others are read against.
 side_by_side() {
-  local suite=$1 old_lib
+  local suite=$1 runs=${2:-old-1,new-1,new-2,old-2} old_lib run
   old_lib=$(dirname "$OLD")/lib
-  for run in old-1 new-1 new-2 old-2; do
+  for run in ${runs//,/ }; do
     if [[ $run == old-* ]]; then
       step "$suite-$run" env LD_LIBRARY_PATH="$old_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$OLD" --suite "$suite" \
         --out "$OUT/$suite-$run.json"
@@ -137,11 +168,14 @@ side_by_side() {
       step "$suite-$run" "$GPUBENCH" --suite "$suite" --out "$OUT/$suite-$run.json"
     fi
   done
-  step "$suite-compare" "$GPUBENCH" compare "$OUT/$suite-old-1.json" "$OUT/$suite-new-1.json"
-  step "$suite-compare-fleet" "$GPUBENCH" compare --fleet "$OUT"/"$suite"-{old,new}-{1,2}.json
+  local a b
+  for pair in old-1:new-1 old-2:new-2 old-1:old-2 new-1:new-2; do
+    a=$OUT/$suite-${pair%:*}.json b=$OUT/$suite-${pair#*:}.json
+    [[ -f $a && -f $b ]] && step "$suite-compare-${pair/:/-vs-}" "$GPUBENCH" compare "$a" "$b"
+  done
 }
 
-[[ $# -gt 0 ]] || { sed -n '2,22p' "${BASH_SOURCE[0]}"; exit 2; }
+[[ $# -gt 0 ]] || { sed -n '2,26p' "${BASH_SOURCE[0]}"; exit 2; }
 context
 for part in "$@"; do
   case $part in
@@ -151,6 +185,8 @@ for part in "$@"; do
     node) node ;;
     conv-peer) conv_peer ;;
     attention-peer) attention_peer ;;
+    attention-flash) attention_flash ;;
+    side-by-side:*:*) part=${part#side-by-side:} && side_by_side "${part%%:*}" "${part#*:}" ;;
     side-by-side:*) side_by_side "${part#side-by-side:}" ;;
     *) echo "device_round.sh: unknown part '$part'" >&2; exit 2 ;;
   esac

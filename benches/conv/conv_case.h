@@ -35,9 +35,10 @@ class ConvCase {
   void bind(void* workspace);
   void run(std::size_t plan, cudaStream_t stream) const;
   // Seconds of one run of each plan, as torch.backends.cudnn.benchmark ranks them: a
-  // selection, not a measurement. The least of two warm runs; a plan whose first (cold) run
-  // is both slow against the best so far and long is not run again; a plan cuDNN fails to
-  // execute gets infinity.
+  // selection, not a measurement. The least of two warm runs, each queued behind the blocking
+  // kernel so the host's cost of the call is left out; a plan whose first (cold) run is both
+  // slow against the best so far and long is not run again; a plan cuDNN fails to execute gets
+  // infinity.
   std::vector<double> screen(cudaStream_t stream) const;
   // Leaves only the plans at `indices` (ascending), e.g. fastest_plans() of a screen().
   void keep(const std::vector<std::size_t>& indices);

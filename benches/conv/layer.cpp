@@ -1,5 +1,7 @@
 // conv/forward, conv/backward_data, conv/backward_filter: one convolution of a layer set
 // through cuDNN 9's graph API, with cuDNN's heuristic pick or the fastest of its candidates.
+#include <cmath>
+
 #include "benches/conv/conv_axes.h"
 #include "benches/conv/conv_case.h"
 #include "benches/conv/layer_sets.h"
@@ -15,14 +17,26 @@ using namespace gpubench::conv;
 constexpr std::size_t kTuned = 2;
 
 // The plan this worker chose for the same shape before (the tuning cache), else the fastest of
-// a screening beside the heuristic's pick.
+// a screening beside the heuristic's pick; notes.screening lists every screened plan's time, so
+// that a user sees which engines lost before tuning and by how much.
 std::vector<std::size_t> plans_to_tune(gpubench::State& s, ConvCase& conv) {
   if (const auto chosen = s.cached_choice()) {
     const auto offered = conv.candidates();
     for (std::size_t i = 0; i < offered.size(); ++i)
       if (offered[i].identity == *chosen) return {i};
   }
-  return fastest_plans(conv.screen(s.stream()), kTuned, conv.heuristic_index());
+  const std::vector<double> seconds = conv.screen(s.stream());
+  nlohmann::json screening = nlohmann::json::array();
+  for (std::size_t i = 0; i < seconds.size(); ++i) {
+    nlohmann::json plan = {{"label", conv.plans()[i].choice.label()}};
+    if (std::isfinite(seconds[i]))
+      plan["us"] = seconds[i] * 1e6;
+    else
+      plan["error"] = "cuDNN failed to execute it";
+    screening.push_back(std::move(plan));
+  }
+  s.note("screening", screening);
+  return fastest_plans(seconds, kTuned, conv.heuristic_index());
 }
 
 void run_layer(gpubench::State& s, ConvPass pass) {
@@ -47,15 +61,21 @@ void run_layer(gpubench::State& s, ConvPass pass) {
   s.note("cudnn", handle.version());
   s.note("candidates", conv.plans().size());
   s.note("output_shape", written_shape(spec.layer, spec.n, pass));
-  s.tune(conv.candidates(), conv.heuristic_index());
+  // cuDNN's execute builds each launch on the host (about 10 us on the H200's host), longer than
+  // a small layer's kernels: samples are held behind the blocking kernel and short calls batched
+  // as graph replays, so a figure is the GPU's time and not the host's, as torch's peer times
+  // its calls (scripts/peers/peer_timing.py).
+  s.queue_samples_behind_blocker();
+  s.tune(conv.candidates(), conv.heuristic_index(), gpubench::Batching::kGraph);
 }
 
 const char* const kCommon =
     ": cuDNN 9 graph API (one convolution operation, FP32 compute type). algo:best: the first 16 admitted engines "
     "of heuristics mode A then the fallback list that need at most workspace_mib of workspace are screened by the "
-    "least of two warm runs (torch.backends.cudnn.benchmark times the first 10), the 2 fastest and mode A's first "
+    "least of two warm runs held behind a blocking kernel (torch.backends.cudnn.benchmark times the first 10), the 2 fastest and mode A's first "
     "are tuned, once per shape in a worker (a shape tuned before is measured with the plan chosen then); algo:heuristic: mode A's "
-    "first. Engines by torch's rule: none that down-converts inputs; fp32 is strict (no tensor-core engine, "
+    "first. Each sample is queued behind a blocking kernel and calls under the batching threshold run as CUDA graph "
+    "replays of back-to-back calls, so the host's cost of cudnnBackendExecute stays out of the time. Engines by torch's rule: none that down-converts inputs; fp32 is strict (no tensor-core engine, "
     "which would be TF32); tf32 admits tensor-core engines as torch's allow_tf32 does. % of peak against the "
     "datasheet dense rate of the type; Winograd and FFT engines do fewer flops than counted, so the plausibility "
     "bound is R x S x T times that. flops = 2 x N x K x (C/groups) x R x S x P x Q (x T x D' in 3-D). Random inputs "
