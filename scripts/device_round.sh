@@ -14,9 +14,9 @@
 #   scenarios          --suite scenarios (issue 33: under 3 minutes, every family verified), then
 #                      configs/examples/mps_private.json and the MPS processes left after it
 #   node               the acceptance preset in node mode with a solo reference (issue 29)
-#   conv-peer          ResNeXt-50, MobileNetV2 and U-Net layers at batch 32, fp16 and bf16, and
-#                      torch_conv.py on the same layers; gpubench again on torch's own cuDNN;
-#                      tables by scripts/peers/side_by_side.py
+#   conv-peer          ResNeXt-50, MobileNetV2 and U-Net layers at batch 32, fp16 and bf16, with
+#                      torch's own cuDNN, and torch_conv.py on the same layers; gpubench again on
+#                      the system's cuDNN; tables by scripts/peers/side_by_side.py
 #   attention-peer     lengths 77-3000 and head dims 64-256 at batch 8, bf16, and
 #                      torch_attention.py on them (cuDNN beside cuDNN, ours beside FlashAttention-2)
 #   attention-flash    the attention preset's forward shapes, impl:gpubench and gpubench_sm90 beside
@@ -94,13 +94,8 @@ node() {
 }
 
 conv_peer() {
-  step conv "$GPUBENCH" --config "$root/configs/examples/conv_networks.json" \
-    --filter 'conv/forward/net:[a-z0-9]+/layer:[^/]+/n:32/' --out "$OUT/conv.json"
-  step torch-conv sh -c "python3 '$peers/torch_conv.py' --nets resnext50,mobilenetv2,unet --n 32 --types fp16,bf16 \
-    --passes forward >'$OUT/torch-conv.jsonl'"
-  step conv-table sh -c "python3 '$peers/side_by_side.py' '$OUT/conv.json' '$OUT/torch-conv.jsonl' >'$OUT/conv-table.md'"
-  # torch brings its own cuDNN (9.19 beside the system's 9.14 on the H200 node): gpubench again
-  # with torch's, so that the table also compares the two on the same cuDNN.
+  # torch brings its own cuDNN (9.19 beside the system's 9.14 on the H200 node): gpubench runs on
+  # torch's first, so that the table compares the two on the same cuDNN, then on the system's.
   local torch_cudnn
   torch_cudnn=$(python3 -c '
 import glob, os, torch
@@ -109,23 +104,13 @@ print(next(os.path.dirname(f) for r in roots for f in glob.glob(r + "/**/libcudn
   step conv-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
     --config "$root/configs/examples/conv_networks.json" \
     --filter 'conv/forward/net:[a-z0-9]+/layer:[^/]+/n:32/' --out "$OUT/conv-torch-cudnn.json"
+  step torch-conv sh -c "python3 '$peers/torch_conv.py' --nets resnext50,mobilenetv2,unet --n 32 --types fp16,bf16 \
+    --passes forward >'$OUT/torch-conv.jsonl'"
   step conv-table-torch-cudnn sh -c "python3 '$peers/side_by_side.py' '$OUT/conv-torch-cudnn.json' \
     '$OUT/torch-conv.jsonl' >'$OUT/conv-table-torch-cudnn.md'"
-}
-
-attention_peer() {
-  step attention "$GPUBENCH" --config "$root/configs/examples/attention_odd_lengths.json" \
-    --filter 'attention/forward/.*/batch:8/' --out "$OUT/attention.json"
-  local cases="" model seq
-  for model in gpt2 llama3_8b phi3_mini gemma_7b; do
-    for seq in 77 577 1500 3000; do cases+="${cases:+,}$model:8:$seq"; done
-  done
-  step torch-attention sh -c "python3 '$peers/torch_attention.py' --cases $cases --types bf16 --backward '' \
-    >'$OUT/torch-attention.jsonl'"
-  step attention-table sh -c "python3 '$peers/side_by_side.py' '$OUT/attention.json' '$OUT/torch-attention.jsonl' \
-    >'$OUT/attention-table.md'"
-  step attention-vs-flash sh -c "python3 '$peers/side_by_side.py' '$OUT/attention.json' '$OUT/torch-attention.jsonl' \
-    --rename impl:torch_flash=impl:gpubench >'$OUT/attention-vs-flash.md'"
+  step conv "$GPUBENCH" --config "$root/configs/examples/conv_networks.json" \
+    --filter 'conv/forward/net:[a-z0-9]+/layer:[^/]+/n:32/' --out "$OUT/conv.json"
+  step conv-table sh -c "python3 '$peers/side_by_side.py' '$OUT/conv.json' '$OUT/torch-conv.jsonl' >'$OUT/conv-table.md'"
 }
 
 # The attention preset's forward shapes (llama3_8b, gpt2, gpt2_medium at b4 s1000/4096/16384 and
@@ -154,7 +139,7 @@ JSON
 }
 
 # side_by_side SUITE [RUNS]: RUNS (comma-separated, default old-1,new-1,new-2,old-2) in that order;
-# a suite whose four runs outlast one call takes two, e.g. old-1,new-1 then new-2,old-2. The
+# a suite whose four runs outlast one call takes two calls or A B A (old-1,new-1,old-2). The
 # compares run once all four are in $OUT: each new run against the old one next to it, and each
 # binary against itself, which is the noise the others are read against.
 side_by_side() {
@@ -169,7 +154,7 @@ side_by_side() {
     fi
   done
   local a b
-  for pair in old-1:new-1 old-2:new-2 old-1:old-2 new-1:new-2; do
+  for pair in old-1:new-1 old-2:new-2 old-2:new-1 old-1:old-2 new-1:new-2; do
     a=$OUT/$suite-${pair%:*}.json b=$OUT/$suite-${pair#*:}.json
     [[ -f $a && -f $b ]] && step "$suite-compare-${pair/:/-vs-}" "$GPUBENCH" compare "$a" "$b"
   done
