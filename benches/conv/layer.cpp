@@ -61,7 +61,7 @@ void run_layer(gpubench::State& s, ConvPass pass) {
   s.note("cudnn", handle.version());
   s.note("candidates", conv.plans().size());
   s.note("output_shape", written_shape(spec.layer, spec.n, pass));
-  // cuDNN's execute builds each launch on the host (about 10 us on the H200's host), longer than
+  // cuDNN's execute builds each launch on the host (about 12 us on the H200 node), longer than
   // a small layer's kernels: samples are held behind the blocking kernel and short calls batched
   // as graph replays, so a figure is the GPU's time and not the host's, as torch's peer times
   // its calls (scripts/peers/peer_timing.py).
