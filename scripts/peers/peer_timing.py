@@ -25,7 +25,7 @@ LEAD_IN_MARGIN = 1.25
 
 def add_case_arguments(parser, warmup_s=None):
     """--filter, --samples, --device and (for peers timed with time_op) --warmup, spelled alike in every peer."""
-    parser.add_argument("--filter", default="", help="substring a name must contain")
+    parser.add_argument("--filter", default="", help="regular expression a name must match (re.search, as gpubench's --filter)")
     if warmup_s is not None:
         parser.add_argument("--warmup", type=float, default=warmup_s, help="seconds of warm-up per case")
     parser.add_argument("--samples", type=int, default=30)

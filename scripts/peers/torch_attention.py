@@ -18,6 +18,7 @@ dO) pairs with gpubench's attention/forward_backward, one training step of the l
 import argparse
 import json
 import os
+import re
 import sys
 
 import torch
@@ -123,7 +124,7 @@ def run_shape(args, model, batch, seq, shape):
     for impl, dtype, causal, backward in cases:
         family = "forward_backward" if backward else "forward"
         name = gpubench_name(family, impl, dtype, model, batch, seq, causal, args.device)
-        if args.filter not in name:
+        if not re.search(args.filter, name):
             continue
         line = peer_line(name)
         try:

@@ -15,6 +15,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 
 import torch
@@ -126,7 +127,7 @@ def main():
                 for precision in args.types.split(","):
                     for layout in args.layouts.split(","):
                         name = gpubench_name(net, layer, args.n, precision, layout, pass_name, args.device)
-                        if args.filter not in name:
+                        if not re.search(args.filter, name):
                             continue
                         try:
                             line = run_case(name, layer, args.n, precision, layout, pass_name, args)
