@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The measurements the open issues still need from a GPU node, in parts that each fit one device
 # call (under 10 minutes on an H200), every command's output, JSON and exit code kept under $OUT.
-# Nothing is built on the node: build here with static cudart and carry the binaries.
+# Nothing is built on the node: build here with static cudart and carry the binaries. The device
+# tool brings back only a few files of its own output folder: point OUT elsewhere and pack it
+# there (tar -czf "$DEVICE_OUT/round.tgz" -C "$OUT" .).
 #
 #   GPUBENCH=.carry/bin/gpubench GPU_TESTS=.carry/bin/gpubench_gpu_tests OLD=.carry/old/gpubench \
 #     OUT=/tmp/round scripts/device_round.sh PART...
@@ -160,7 +162,7 @@ side_by_side() {
   done
 }
 
-[[ $# -gt 0 ]] || { sed -n '2,26p' "${BASH_SOURCE[0]}"; exit 2; }
+[[ $# -gt 0 ]] || { sed -n '2,28p' "${BASH_SOURCE[0]}"; exit 2; }
 context
 for part in "$@"; do
   case $part in
