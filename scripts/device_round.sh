@@ -16,13 +16,17 @@
 #   scenarios          --suite scenarios (issue 33: under 3 minutes, every family verified), then
 #                      configs/examples/mps_private.json and the MPS processes left after it
 #   node               the acceptance preset in node mode with a solo reference (issue 29)
-#   conv-peer          ResNeXt-50, MobileNetV2 and U-Net layers at batch 32, fp16 and bf16, with
-#                      torch's own cuDNN, and torch_conv.py on the same layers; gpubench again on
-#                      the system's cuDNN; tables by scripts/peers/side_by_side.py
+#   conv-peer          ResNeXt-50, MobileNetV2 and U-Net layers at batch 32 (CONV_NETS, e.g.
+#                      mobilenetv2,unet), fp16 and bf16, with torch's own cuDNN, and torch_conv.py
+#                      on the same layers; gpubench again on the system's cuDNN unless
+#                      CONV_SYSTEM_CUDNN is empty; tables by scripts/peers/side_by_side.py
 #   attention-peer     lengths 77-3000 and head dims 64-256 at batch 8, bf16, and
 #                      torch_attention.py on them (cuDNN beside cuDNN, ours beside FlashAttention-2)
 #   attention-flash    the attention preset's forward shapes, impl:gpubench and gpubench_sm90 beside
 #                      torch's FlashAttention-2 backend
+#   collective-peer    nccl-tests (NCCL_TESTS: the folder of its *_perf binaries) on one GPU at
+#                      256 KiB-64 MiB, stream-launched and as CUDA graphs (-G), beside gpubench's
+#                      collective figures at those sizes
 #   side-by-side:SUITE[:RUNS]  OLD and GPUBENCH on SUITE's default preset in the order A B B A
 #                      (or RUNS of them), then compare (issue 32); OLD is gpubench built at the base
 #                      revision with its own configs/ beside it
@@ -103,15 +107,16 @@ conv_peer() {
 import glob, os, torch
 roots = [os.path.dirname(torch.__file__)] + [os.path.join(p, "nvidia") for p in __import__("site").getsitepackages()]
 print(next(os.path.dirname(f) for r in roots for f in glob.glob(r + "/**/libcudnn.so.9", recursive=True)))')
+  local nets=${CONV_NETS:-resnext50,mobilenetv2,unet}
+  local filter="conv/forward/net:(${nets//,/|})/layer:[^/]+/n:32/"
   step conv-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
-    --config "$root/configs/examples/conv_networks.json" \
-    --filter 'conv/forward/net:[a-z0-9]+/layer:[^/]+/n:32/' --out "$OUT/conv-torch-cudnn.json"
-  step torch-conv sh -c "python3 '$peers/torch_conv.py' --nets resnext50,mobilenetv2,unet --n 32 --types fp16,bf16 \
+    --config "$root/configs/examples/conv_networks.json" --filter "$filter" --out "$OUT/conv-torch-cudnn.json"
+  step torch-conv sh -c "python3 '$peers/torch_conv.py' --nets $nets --n 32 --types fp16,bf16 \
     --passes forward >'$OUT/torch-conv.jsonl'"
   step conv-table-torch-cudnn sh -c "python3 '$peers/side_by_side.py' '$OUT/conv-torch-cudnn.json' \
     '$OUT/torch-conv.jsonl' >'$OUT/conv-table-torch-cudnn.md'"
-  step conv "$GPUBENCH" --config "$root/configs/examples/conv_networks.json" \
-    --filter 'conv/forward/net:[a-z0-9]+/layer:[^/]+/n:32/' --out "$OUT/conv.json"
+  [[ -n ${CONV_SYSTEM_CUDNN-1} ]] || return 0
+  step conv "$GPUBENCH" --config "$root/configs/examples/conv_networks.json" --filter "$filter" --out "$OUT/conv.json"
   step conv-table sh -c "python3 '$peers/side_by_side.py' '$OUT/conv.json' '$OUT/torch-conv.jsonl' >'$OUT/conv-table.md'"
 }
 
@@ -140,6 +145,19 @@ JSON
   done
 }
 
+# nccl-tests' default timer is the host's over -n back-to-back calls (NCCL's enqueue cost in it);
+# with -G the calls replay as one CUDA graph, which leaves the GPU's time.
+collective_peer() {
+  local tests=${NCCL_TESTS:-$root/.carry/nccl-tests} op
+  for op in all_reduce all_gather reduce_scatter reduce broadcast sendrecv; do
+    step "nccl-tests-$op" "$tests/${op}_perf" -b 256K -e 64M -f 4 -g 1 -w 20 -n 100 -d float
+    step "nccl-tests-$op-graph" "$tests/${op}_perf" -b 256K -e 64M -f 4 -g 1 -w 20 -n 100 -G 10 -d float
+  done
+  step collective-sizes "$GPUBENCH" --suite collective \
+    --filter 'collective/[a-z_]+/type:[a-z0-9]+/(redop:sum/)?place:out/bytes:(262144|1048576|4194304|16777216|67108864)$' \
+    --out "$OUT/collective-sizes.json"
+}
+
 # side_by_side SUITE [RUNS]: RUNS (comma-separated, default old-1,new-1,new-2,old-2) in that order;
 # a suite whose four runs outlast one call takes two calls or A B A (old-1,new-1,old-2). The
 # compares run once all four are in $OUT: each new run against the old one next to it, and each
@@ -162,7 +180,7 @@ side_by_side() {
   done
 }
 
-[[ $# -gt 0 ]] || { sed -n '2,28p' "${BASH_SOURCE[0]}"; exit 2; }
+[[ $# -gt 0 ]] || { sed -n '2,32p' "${BASH_SOURCE[0]}"; exit 2; }
 context
 for part in "$@"; do
   case $part in
@@ -173,6 +191,7 @@ for part in "$@"; do
     conv-peer) conv_peer ;;
     attention-peer) attention_peer ;;
     attention-flash) attention_flash ;;
+    collective-peer) collective_peer ;;
     side-by-side:*:*) part=${part#side-by-side:} && side_by_side "${part%%:*}" "${part#*:}" ;;
     side-by-side:*) side_by_side "${part#side-by-side:}" ;;
     *) echo "device_round.sh: unknown part '$part'" >&2; exit 2 ;;
