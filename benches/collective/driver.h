@@ -29,7 +29,9 @@ using Measure = std::function<void(const std::function<double(int ops)>& run, co
 
 struct DriveSettings {
   double sample_target_s = 1e-3;  // a sample lasts about this long...
-  int max_ops = 1000;             // ...with at most this many collectives in it
+  // ...with at most this many collectives in it: a sample is queued whole behind the blocking
+  // kernel, and more calls could fill the launch queue (about 1024 entries) and block the host
+  int max_ops = 256;
   int probes = 3;  // single collectives timed to choose the batch: one slow call would halve it
   // Where a sample holds at least this many collectives (the small sizes, where the host's
   // enqueue cost can exceed the GPU's time), each sample also host-times this many, as

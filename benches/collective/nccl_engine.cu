@@ -328,15 +328,36 @@ void NcclEngine::throw_if_aborted() const {
 double NcclEngine::run(int ops) {
   throw_if_aborted();
   ScopedDevice on(clique_.members().front().device);
-  // An untimed lead-in collective keeps every GPU busy while the timed ones are queued, so a start
-  // event marks the end of GPU work, not the moment the host began to enqueue: no launch latency
-  // enters the sample (nccl-tests' host timer spreads one over its -n iterations), and the ranks'
-  // start events are aligned by the lead-in collective itself.
-  enqueue_one(next_slot());
-  record(&Buffers::start);
-  for (int i = 0; i < ops; ++i) enqueue_one(next_slot());
-  record(&Buffers::end);
+  // Every GPU's stream is held by the blocking kernel while the sample is queued: NCCL's enqueue
+  // (4-6 us a call on the H100 and H200 nodes) is longer than a small collective's GPU time, so
+  // back-to-back calls released as they are queued would time the host. The first call of an
+  // engine loads NCCL's kernels and is never held (a module loaded behind a blocker deadlocks).
+  // The streams are held here rather than through HeldRegion: NCCL issues every GPU's call as
+  // one group, and the wait must poll so that a hung communicator can be aborted.
+  const bool held = loaded_;
+  try {
+    if (held)
+      for (const auto& m : clique_.members()) {
+        ScopedDevice lane(m.device);
+        blocker_.block(m.stream);
+      }
+    // An untimed lead-in collective aligns the ranks' start events (across processes, each
+    // releases its own streams when it has queued its sample).
+    enqueue_one(next_slot());
+    record(&Buffers::start);
+    for (int i = 0; i < ops; ++i) enqueue_one(next_slot());
+    record(&Buffers::end);
+  } catch (...) {
+    blocker_.release();
+    throw;
+  }
+  blocker_.release();
+  loaded_ = true;
   wait_for_ends();
+  if (held && blocker_.timed_out())
+    throw std::runtime_error("queueing " + std::to_string(ops) +
+                             " collectives behind the blocking kernel did not finish before it gave up: NCCL's "
+                             "enqueue waited for the GPU, so the sample is not the GPU's time");
   double slowest_s = 0;
   for (const auto& b : buffers_) {
     float ms = 0;

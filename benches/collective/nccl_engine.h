@@ -10,6 +10,7 @@
 #include "benches/collective/bootstrap.h"
 #include "benches/collective/collective_model.h"
 #include "benches/collective/driver.h"
+#include "harness/core/blocking_kernel.h"
 #include "harness/core/cuda_check.h"
 #include "kernels/collective_check.cuh"
 
@@ -95,6 +96,10 @@ class NcclEngine : public RankEngine {
   double run_host(int ops) override;
   long long check() override;
 
+  // A held sample is queued in well under this; an enqueue that waits for the GPU (a full launch
+  // queue or NCCL's work FIFO) would wait this long before the blocker gives up.
+  static constexpr double kBlockerTimeoutS = 5;
+
  private:
   struct Buffers {
     CommBuffer send, recv;  // recv empty in place
@@ -125,6 +130,8 @@ class NcclEngine : public RankEngine {
   std::vector<Buffers> buffers_;
   std::size_t slots_ = 1, send_stride_ = 0, recv_stride_ = 0;  // the rotation, bytes between slots
   std::size_t next_slot_ = 0;
+  StreamBlocker blocker_{kBlockerTimeoutS};
+  bool loaded_ = false;  // run() has run once, unheld
 };
 
 }  // namespace gpubench::collective
