@@ -40,24 +40,16 @@
 #include <cuda.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "harness/core/cuda_check.h"
-#include "kernels/flash_attention_sm90_pipeline.cuh"
-#include "kernels/flash_attention_sm90_tile.cuh"
+#include "kernels/flash_attention_sm90_consumer.cuh"
 #include "kernels/tma_tensor_map.cuh"
 #include "kernels/wgmma.cuh"
 
 namespace gpubench::kernels {
 namespace {
-
-struct Sm90Params {
-  void* o;
-  float* lse;
-  int seq, query_tiles;
-  float scale, scale_log2;  // scale, and scale x log2(e) for exp2
-  bool causal;
-};
 
 constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;  // setmaxnreg's targets
 // setmaxnreg.inc waits until the block's register pool holds what it asks for: the kernel must
@@ -65,193 +57,30 @@ constexpr int kProducerRegisters = 24, kConsumerRegisters = 240;  // setmaxnreg'
 constexpr int kEntryRegisters =
     (128 * kProducerRegisters + 256 * kConsumerRegisters + kSm90Threads - 1) / kSm90Threads;
 
-#if GPUBENCH_SM90A
-
-constexpr int kWarpgroupThreads = 128;
-constexpr int kFirstTurnBarrier = 1;       // named barriers 1 and 2 (0 is __syncthreads)
-constexpr bool kWarpgroupPingPong = true;  // off: each warpgroup issues whenever it is ready
-
-// The turn to issue MMAs, passed between the two consumer warpgroups (see the top comment).
-struct IssueTurn {
-  int warpgroup;  // 0 or 1 among the consumers
-  __device__ void start() const {
-    if (kWarpgroupPingPong && warpgroup == 1) sm90::named_barrier_arrive(kFirstTurnBarrier, 2 * kWarpgroupThreads);
-  }
-  __device__ void begin() const {
-    if (kWarpgroupPingPong) sm90::named_barrier_sync(kFirstTurnBarrier + warpgroup, 2 * kWarpgroupThreads);
-  }
-  __device__ void end(bool last) const {
-    if (kWarpgroupPingPong && !(last && warpgroup == 1))
-      sm90::named_barrier_arrive(kFirstTurnBarrier + 1 - warpgroup, 2 * kWarpgroupThreads);
-  }
-};
-
-template <int HeadDim>
-struct Consumer {
-  using L = sm90::TileLayout<HeadDim>;
-  sm90::Barriers<L::kStages> bars;
-  std::uint64_t q_desc, k_desc, v_desc;  // K and V at stage 0
-  int first_row, row, lane;              // the warpgroup's first row, the thread's row r
-  IssueTurn turn;
-  __device__ std::uint64_t k_at(int stage) const { return k_desc + stage * (L::kTileBytes >> 4); }
-  __device__ std::uint64_t v_at(int stage) const { return v_desc + stage * (L::kTileBytes >> 4); }
-  // After a wgmma wait: the whole warp (and the warpgroup's MMA) is done with the stage.
-  __device__ void release(std::uint32_t barrier) const {
-    if (lane == 0) sm90::barrier_arrive(barrier);
-  }
-};
-
-template <int HeadDim>
-__device__ __forceinline__ void softmax_tile(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
-                                             const Sm90Params& p, int n, float (&correction)[2]) {
-  constexpr int kBlockN = sm90::TileLayout<HeadDim>::kBlockN;
-  if (flash_sm90_tile_masked(c.first_row, n, p.seq, p.causal, kBlockN))
-    sm90::mask_scores(acc.s, c.row, n * kBlockN, p.seq, p.causal, c.lane);
-  sm90::online_softmax(acc.s, acc.row_max, acc.row_sum, correction, p.scale_log2);
-}
-
-// Key tile 0: S_0 alone (O is still zero, nothing to overlap with).
-template <typename T, int HeadDim>
-__device__ __forceinline__ void first_tile(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
-                                           const Sm90Params& p) {
-  sm90::barrier_wait(c.bars.q_full(), 0);
-  sm90::barrier_wait(c.bars.k_full(0), 0);
-  c.turn.begin();
-  sm90::pin(acc.s);
-  sm90::wgmma_fence();
-  sm90::issue_scores<T, HeadDim>(acc.s, c.q_desc, c.k_at(0));
-  sm90::wgmma_commit();
-  c.turn.end(false);
-  sm90::wgmma_wait<0>();
-  sm90::pin(acc.s);
-  c.release(c.bars.k_empty(0));
-  float correction[2];
-  softmax_tile(acc, c, p, 0, correction);
-  sm90::pack_probabilities<T>(acc.p, acc.s);
-}
-
-// Key tile n >= 1: S_n and O += P_{n-1}·V_{n-1} issued together, the softmax of S_n under P·V.
-template <typename T, int HeadDim>
-__device__ __forceinline__ void next_tile(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
-                                          const Sm90Params& p, int n) {
-  constexpr int kStages = sm90::TileLayout<HeadDim>::kStages;
-  const sm90::Slot k_slot = sm90::slot_of<kStages>(n), v_slot = sm90::slot_of<kStages>(n - 1);
-  sm90::barrier_wait(c.bars.k_full(k_slot.stage), k_slot.parity);
-  sm90::barrier_wait(c.bars.v_full(v_slot.stage), v_slot.parity);
-  c.turn.begin();
-  sm90::pin(acc.s), sm90::pin(acc.o), sm90::pin(acc.p);
-  sm90::wgmma_fence();
-  sm90::issue_scores<T, HeadDim>(acc.s, c.q_desc, c.k_at(k_slot.stage));
-  sm90::wgmma_commit();
-  sm90::issue_output<T, HeadDim>(acc.o, acc.p, c.v_at(v_slot.stage));
-  sm90::wgmma_commit();
-  c.turn.end(false);
-  sm90::wgmma_wait<1>();  // S_n is in; P·V may still run
-  sm90::pin(acc.s);
-  c.release(c.bars.k_empty(k_slot.stage));
-  float correction[2];
-  softmax_tile(acc, c, p, n, correction);
-  sm90::wgmma_wait<0>();
-  sm90::pin(acc.o), sm90::pin(acc.p);  // O and the old P fragments only now free to touch
-  c.release(c.bars.v_empty(v_slot.stage));
-  sm90::rescale<HeadDim>(acc.o, correction);
-  sm90::pack_probabilities<T>(acc.p, acc.s);
-}
-
-// O += P_{last}·V_{last}, the warpgroup's last turn.
-template <typename T, int HeadDim>
-__device__ __forceinline__ void last_output(sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
-                                            int key_tiles) {
-  const sm90::Slot v_slot = sm90::slot_of<sm90::TileLayout<HeadDim>::kStages>(key_tiles - 1);
-  sm90::barrier_wait(c.bars.v_full(v_slot.stage), v_slot.parity);
-  c.turn.begin();
-  sm90::pin(acc.o), sm90::pin(acc.p);
-  sm90::wgmma_fence();
-  sm90::issue_output<T, HeadDim>(acc.o, acc.p, c.v_at(v_slot.stage));
-  sm90::wgmma_commit();
-  c.turn.end(true);
-  sm90::wgmma_wait<0>();
-  sm90::pin(acc.o), sm90::pin(acc.p);
-  c.release(c.bars.v_empty(v_slot.stage));
-}
-
-// Normalises rows r and r + 8, stores them (4-byte pairs; rows past the sequence end are
-// dropped) and, if asked, their natural log-sum-exp max·scale + ln(sum).
-template <typename T, int HeadDim>
-__device__ __forceinline__ void store_output(const sm90::Accumulators<HeadDim>& acc, const Consumer<HeadDim>& c,
-                                             const Sm90Params& p, std::int64_t head) {
-  T* out = static_cast<T*>(p.o) + head * p.seq * HeadDim;
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    float sum = acc.row_sum[h];
-    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-    const float inverse = sum > 0.0f ? 1.0f / sum : 0.0f;
-    const int row = c.row + 8 * h;
-    if (row >= p.seq) continue;
-    T* out_row = out + static_cast<std::int64_t>(row) * HeadDim + 2 * (c.lane & 3);
-#pragma unroll
-    for (int j = 0; j < HeadDim / 8; ++j)
-      *reinterpret_cast<std::uint32_t*>(out_row + 8 * j) =
-          flash::pack2<T>(acc.o[4 * j + 2 * h] * inverse, acc.o[4 * j + 2 * h + 1] * inverse);
-    if (p.lse && (c.lane & 3) == 0) p.lse[head * p.seq + row] = acc.row_max[h] * p.scale + logf(sum);
-  }
-}
-
-template <typename T, int HeadDim>
-__device__ void consume(std::uint32_t tiles, const sm90::Barriers<sm90::TileLayout<HeadDim>::kStages>& bars,
-                        const Sm90Params& p, int warpgroup, int query_tile, int head, int key_tiles) {
-  using L = sm90::TileLayout<HeadDim>;
-  const int lane = static_cast<int>(threadIdx.x) % 32, warp = (static_cast<int>(threadIdx.x) / 32) % 4;
-  Consumer<HeadDim> c;
-  c.bars = bars;
-  c.q_desc = wgmma::kmajor_descriptor(tiles + warpgroup * kSm90ConsumerRows * wgmma::kSwizzleRowBytes);
-  c.k_desc = wgmma::kmajor_descriptor(tiles + L::kK);
-  c.v_desc = wgmma::mnmajor_descriptor(tiles + L::kV, sm90::kKvBoxBytes<L::kBlockN>);
-  c.first_row = query_tile * kSm90BlockM + warpgroup * kSm90ConsumerRows;
-  c.row = c.first_row + warp * 16 + lane / 4;
-  c.lane = lane;
-  c.turn = IssueTurn{warpgroup};
-
-  sm90::Accumulators<HeadDim> acc;
-#pragma unroll
-  for (int i = 0; i < HeadDim / 2; ++i) acc.o[i] = 0.0f;
-  acc.row_max[0] = acc.row_max[1] = -INFINITY;
-  acc.row_sum[0] = acc.row_sum[1] = 0.0f;
-
-  c.turn.start();
-  first_tile<T, HeadDim>(acc, c, p);
-  for (int n = 1; n < key_tiles; ++n) next_tile<T, HeadDim>(acc, c, p, n);
-  last_output<T, HeadDim>(acc, c, key_tiles);
-  store_output<T, HeadDim>(acc, c, p, head);
-}
-
-#endif  // GPUBENCH_SM90A
-
 // Block b: head b / query_tiles, query tile query_tiles - 1 - b % query_tiles.
 template <typename T, int HeadDim>
 __global__ void __launch_bounds__(kSm90Threads, 1)
     flash_sm90_kernel(const __grid_constant__ CUtensorMap q_map, const __grid_constant__ CUtensorMap k_map,
-                      const __grid_constant__ CUtensorMap v_map, const Sm90Params p) {
+                      const __grid_constant__ CUtensorMap v_map, const sm90::KernelParams p) {
 #if GPUBENCH_SM90A
-  using L = sm90::TileLayout<HeadDim>;
+  using L = sm90::TileLayout<T, HeadDim>;
   extern __shared__ unsigned char shared[];
   const std::uint32_t tiles = (sm90::shared_address(shared) + 1023u) & ~1023u;
   const sm90::Barriers<L::kStages> bars{tiles + L::kBarriers};
   const int head = static_cast<int>(blockIdx.x) / p.query_tiles;
   const int query_tile = p.query_tiles - 1 - static_cast<int>(blockIdx.x) % p.query_tiles;
   const int key_tiles = static_cast<int>(flash_sm90_key_tiles(query_tile, p.seq, p.causal, L::kBlockN));
-  const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroupThreads;
+  const int warpgroup = static_cast<int>(threadIdx.x) / sm90::kWarpgroupThreads;
   if (threadIdx.x == 0) bars.init();
   __syncthreads();
   if (warpgroup == 0) {
     sm90::registers_decrease<kProducerRegisters>();
     if (threadIdx.x == 0)
-      sm90::produce<HeadDim>(&q_map, &k_map, &v_map, tiles, bars, head, query_tile * kSm90BlockM, key_tiles);
+      sm90::produce<T, HeadDim>(&q_map, &k_map, &v_map, tiles, bars, head, query_tile * kSm90BlockM, key_tiles);
     return;
   }
   sm90::registers_increase<kConsumerRegisters>();
-  consume<T, HeadDim>(tiles, bars, p, warpgroup - 1, query_tile, head, key_tiles);
+  sm90::consume<T, HeadDim>(tiles, bars, p, warpgroup - 1, query_tile, head, key_tiles);
 #else
   __trap();  // built for plain sm_90 (no wgmma, no setmaxnreg): the host refuses before launching
 #endif
@@ -268,10 +97,15 @@ __global__ void flash_sm90_probe_kernel(int* out) {
   out[threadIdx.x] = marker[(threadIdx.x + 1) % kInts];
 }
 
+dim3 grid_of(std::int64_t heads_total, std::int64_t seq) {
+  return dim3(static_cast<unsigned>(heads_total * flash_sm90_query_tiles(seq)));
+}
+
 template <typename T, int HeadDim>
-void launch(const FlashAttentionArgs& args, cudaStream_t stream) {
+void launch(const CUtensorMap& q_map, const CUtensorMap& k_map, const CUtensorMap& v_map,
+            const sm90::KernelParams& params, std::int64_t heads_total, cudaStream_t stream) {
   const auto kernel = flash_sm90_kernel<T, HeadDim>;
-  const std::size_t shared = flash_sm90_shared_bytes(HeadDim);
+  const std::size_t shared = flash_sm90_shared_bytes(HeadDim, sizeof(T));
   // The register count is the cubin's: checked once per instantiation, not in every launch.
   static const bool registers_checked = [&] {
     cudaFuncAttributes attributes{};
@@ -285,29 +119,61 @@ void launch(const FlashAttentionArgs& args, cudaStream_t stream) {
   (void)registers_checked;
   // Per launch: the attribute belongs to the current device's context.
   GPUBENCH_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  // Q, K, V as D x S x (B·H): a box is 64 columns of one head's rows, the rows past S zeros.
-  const auto map = [&](const void* base, int box_rows) {
-    return swizzled_tensor_map_16bit(base, args.kind == Float16Kind::kBfloat16, args.head_dim, args.seq,
-                                     args.heads_total, sm90::kBoxColumns, box_rows);
-  };
-  constexpr int kBlockN = sm90::TileLayout<HeadDim>::kBlockN;
-  const CUtensorMap q_map = map(args.q, kSm90BlockM), k_map = map(args.k, kBlockN), v_map = map(args.v, kBlockN);
-  const Sm90Params params{args.o,
-                          args.lse,
-                          static_cast<int>(args.seq),
-                          static_cast<int>(flash_sm90_query_tiles(args.seq)),
-                          args.scale,
-                          static_cast<float>(args.scale * 1.4426950408889634),
-                          args.causal};
-  kernel<<<flash_attention_sm90_grid(args), kSm90Threads, shared, stream>>>(q_map, k_map, v_map, params);
+  kernel<<<grid_of(heads_total, params.seq), kSm90Threads, shared, stream>>>(q_map, k_map, v_map, params);
   GPUBENCH_CUDA(cudaGetLastError());
+}
+
+constexpr double kLog2e = 1.4426950408889634;
+
+// Q, K, V as D x S x (B·H): a box is 128 bytes of one head's rows, the rows past S zeros.
+template <typename T, int HeadDim>
+void launch_16bit(const FlashAttentionArgs& args, cudaStream_t stream) {
+  const TmaElement element = args.kind == Float16Kind::kBfloat16 ? TmaElement::kBfloat16 : TmaElement::kFloat16;
+  const auto map = [&](const void* base, int box_rows) {
+    return swizzled_tensor_map(base, element, args.head_dim, args.seq, args.heads_total, sm90::kBoxColumns<T>,
+                               box_rows);
+  };
+  constexpr int kBlockN = sm90::TileLayout<T, HeadDim>::kBlockN;
+  const sm90::KernelParams params{args.o,
+                                  args.lse,
+                                  static_cast<int>(args.seq),
+                                  static_cast<int>(flash_sm90_query_tiles(args.seq)),
+                                  args.scale,
+                                  static_cast<float>(args.scale * kLog2e),
+                                  1.0f,
+                                  args.causal};
+  launch<T, HeadDim>(map(args.q, kSm90BlockM), map(args.k, kBlockN), map(args.v, kBlockN), params, args.heads_total,
+                     stream);
 }
 
 template <typename T>
 void launch_head_dim(const FlashAttentionArgs& args, cudaStream_t stream) {
-  if (args.head_dim == 64) launch<T, 64>(args, stream);
-  else if (args.head_dim == 128) launch<T, 128>(args, stream);
-  else launch<T, 256>(args, stream);
+  if (args.head_dim == 64) launch_16bit<T, 64>(args, stream);
+  else if (args.head_dim == 128) launch_16bit<T, 128>(args, stream);
+  else launch_16bit<T, 256>(args, stream);
+}
+
+// Q and K as D x S x (B·H) bytes, one 128-byte box per row; V packed as S' x D x (B·H), a box of
+// 128 packed keys x D rows.
+void launch_e4m3(const FlashAttentionFp8Args& args, cudaStream_t stream) {
+  using T = __nv_fp8_e4m3;
+  constexpr int kHeadDim = 128, kBlockN = sm90::TileLayout<T, kHeadDim>::kBlockN;
+  const auto map = [&](const void* base, int box_rows) {
+    return swizzled_tensor_map(base, TmaElement::kByte, kHeadDim, args.seq, args.heads_total, sm90::kBoxColumns<T>,
+                               box_rows);
+  };
+  const CUtensorMap v_map = swizzled_tensor_map(args.v_packed, TmaElement::kByte, flash_sm90_fp8_packed_keys(args.seq),
+                                                kHeadDim, args.heads_total, kBlockN, kHeadDim);
+  const double qk_scale = static_cast<double>(args.scale) * args.q_descale * args.k_descale;
+  const sm90::KernelParams params{args.o,
+                                  args.lse,
+                                  static_cast<int>(args.seq),
+                                  static_cast<int>(flash_sm90_query_tiles(args.seq)),
+                                  static_cast<float>(qk_scale),
+                                  static_cast<float>(qk_scale * kLog2e),
+                                  args.v_descale,
+                                  args.causal};
+  launch<T, kHeadDim>(map(args.q, kSm90BlockM), map(args.k, kBlockN), v_map, params, args.heads_total, stream);
 }
 
 bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
@@ -323,6 +189,12 @@ std::string flash_attention_sm90_unsupported(std::int64_t head_dim, int cc_major
   return "";
 }
 
+std::string flash_attention_sm90_fp8_unsupported(std::int64_t head_dim, int cc_major, int cc_minor) {
+  if (flash_sm90_stages(head_dim, 1) == 0)
+    return "our Hopper e4m3 kernel runs head_dim 128, not " + std::to_string(head_dim);
+  return flash_attention_sm90_unsupported(head_dim, cc_major, cc_minor);
+}
+
 bool flash_attention_sm90_code_present() {
   static const bool present = [] {
     cudaFuncAttributes attributes{};
@@ -332,24 +204,41 @@ bool flash_attention_sm90_code_present() {
   return present;
 }
 
-dim3 flash_attention_sm90_grid(const FlashAttentionArgs& args) {
-  return dim3(static_cast<unsigned>(args.heads_total * flash_sm90_query_tiles(args.seq)));
+dim3 flash_attention_sm90_grid(const FlashAttentionArgs& args) { return grid_of(args.heads_total, args.seq); }
+
+namespace {
+
+// What both entry points refuse: an empty or oversized problem, pointers TMA cannot read, no
+// sm_90a code.
+void check_launchable(const char* what, std::int64_t heads_total, std::int64_t seq,
+                      std::initializer_list<const void*> pointers) {
+  if (heads_total < 1 || seq < 1 || seq > INT32_MAX / kSm90BlockM ||
+      heads_total * flash_sm90_query_tiles(seq) > INT32_MAX)
+    throw std::invalid_argument(std::string(what) + ": sequence length " + std::to_string(seq) + " or head count " +
+                                std::to_string(heads_total) + " out of range");
+  for (const void* pointer : pointers)
+    if (!aligned16(pointer)) throw std::invalid_argument(std::string(what) + ": operands must be 16-byte aligned (TMA)");
+  if (!flash_attention_sm90_code_present())
+    throw std::runtime_error(std::string(what) + ": built without sm_90a code for this device");
 }
+
+}  // namespace
 
 void flash_attention_forward_sm90(const FlashAttentionArgs& args, cudaStream_t stream) {
   if (flash_sm90_stages(args.head_dim) == 0)
     throw std::invalid_argument("flash_attention_forward_sm90: head_dim " + std::to_string(args.head_dim) +
                                 " (64, 128, 256)");
-  if (args.heads_total < 1 || args.seq < 1 || args.seq > INT32_MAX / kSm90BlockM ||
-      args.heads_total * flash_sm90_query_tiles(args.seq) > INT32_MAX)
-    throw std::invalid_argument("flash_attention_forward_sm90: sequence length " + std::to_string(args.seq) +
-                                " or head count " + std::to_string(args.heads_total) + " out of range");
-  if (!aligned16(args.q) || !aligned16(args.k) || !aligned16(args.v) || !aligned16(args.o))
-    throw std::invalid_argument("flash_attention_forward_sm90: Q, K, V and O must be 16-byte aligned (TMA)");
-  if (!flash_attention_sm90_code_present())
-    throw std::runtime_error("flash_attention_forward_sm90: built without sm_90a code for this device");
+  check_launchable("flash_attention_forward_sm90", args.heads_total, args.seq, {args.q, args.k, args.v, args.o});
   if (args.kind == Float16Kind::kHalf) launch_head_dim<__half>(args, stream);
   else launch_head_dim<__nv_bfloat16>(args, stream);
+}
+
+void flash_attention_forward_sm90_fp8(const FlashAttentionFp8Args& args, cudaStream_t stream) {
+  if (flash_sm90_stages(args.head_dim, 1) == 0)
+    throw std::invalid_argument("flash_attention_forward_sm90_fp8: head_dim " + std::to_string(args.head_dim) +
+                                " (128)");
+  check_launchable("flash_attention_forward_sm90_fp8", args.heads_total, args.seq, {args.q, args.k, args.v_packed, args.o});
+  launch_e4m3(args, stream);
 }
 
 }  // namespace gpubench::kernels

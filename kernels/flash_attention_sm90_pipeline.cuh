@@ -12,16 +12,19 @@
 
 namespace gpubench::kernels::sm90 {
 
-constexpr int kBoxColumns = wgmma::kSwizzleRowElements;
+// Elements in a box's 128-byte row.
+template <typename T>
+constexpr int kBoxColumns = static_cast<int>(wgmma::kSwizzleRowBytes / sizeof(T));
 
 // Offsets from the 1024-byte aligned base of the dynamic shared memory.
-template <int HeadDim>
+template <typename T, int HeadDim>
 struct TileLayout {
-  static constexpr int kStages = flash_sm90_stages(HeadDim), kBlockN = flash_sm90_block_n(HeadDim);
-  static constexpr std::uint32_t kQBytes = kSm90BlockM * HeadDim * 2, kTileBytes = kBlockN * HeadDim * 2;
+  static constexpr int kBytesPer = static_cast<int>(sizeof(T));
+  static constexpr int kStages = flash_sm90_stages(HeadDim, kBytesPer), kBlockN = flash_sm90_block_n(HeadDim);
+  static constexpr std::uint32_t kQBytes = kSm90BlockM * HeadDim * kBytesPer, kTileBytes = kBlockN * HeadDim * kBytesPer;
   static constexpr std::uint32_t kK = kQBytes, kV = kK + kStages * kTileBytes, kBarriers = kV + kStages * kTileBytes;
   static constexpr std::uint32_t kBytes = kBarriers + (1 + 4 * kStages) * 8;
-  static_assert(kBytes + 1024 == flash_sm90_shared_bytes(HeadDim), "the host's shared-memory size");
+  static_assert(kBytes + 1024 == flash_sm90_shared_bytes(HeadDim, kBytesPer), "the host's shared-memory size");
   static_assert(kQBytes % 1024 == 0 && kTileBytes % 1024 == 0, "tiles at the swizzle period");
 };
 
@@ -57,33 +60,39 @@ struct Barriers {
   }
 };
 
-// The producer's elected thread: Q once, then K_n and V_n into their stages as they free up.
-template <int HeadDim>
+// The producer's elected thread: Q once, then K_n and V_n into their stages as they free up. A
+// K tile (and a 16-bit V tile) is HeadDim x sizeof(T) / 128 boxes of BlockN rows side by side;
+// e4m3's transposed V tile is one box of 128 packed keys x D rows at key column n x BlockN.
+template <typename T, int HeadDim>
 __device__ void produce(const CUtensorMap* q_map, const CUtensorMap* k_map, const CUtensorMap* v_map,
-                        std::uint32_t tiles, const Barriers<TileLayout<HeadDim>::kStages>& bars, int head,
+                        std::uint32_t tiles, const Barriers<TileLayout<T, HeadDim>::kStages>& bars, int head,
                         int first_query, int key_tiles) {
-  using L = TileLayout<HeadDim>;
-  constexpr int kBoxes = HeadDim / kBoxColumns;
+  using L = TileLayout<T, HeadDim>;
+  constexpr int kBoxes = HeadDim / kBoxColumns<T>;
   prefetch_tensor_map(q_map), prefetch_tensor_map(k_map), prefetch_tensor_map(v_map);
   barrier_arrive_expect(bars.q_full(), L::kQBytes);
 #pragma unroll
   for (int b = 0; b < kBoxes; ++b)
-    tma_load_3d(tiles + b * kQBoxBytes, q_map, b * kBoxColumns, first_query, head, bars.q_full());
-  // Key tile n of `map` into `tile` once its stage is empty, announced on `full`.
-  const auto load = [&](const CUtensorMap* map, std::uint32_t tile, std::uint32_t empty, std::uint32_t full,
-                        std::uint32_t parity, int n) {
+    tma_load_3d(tiles + b * kQBoxBytes, q_map, b * kBoxColumns<T>, first_query, head, bars.q_full());
+  // Key tile n into `tile` once its stage is empty, announced on `full`.
+  const auto load = [&](bool transposed, const CUtensorMap* map, std::uint32_t tile, std::uint32_t empty,
+                        std::uint32_t full, std::uint32_t parity, int n) {
     barrier_wait(empty, parity ^ 1u);
     barrier_arrive_expect(full, L::kTileBytes);
+    if (transposed) {
+      tma_load_3d(tile, map, n * L::kBlockN, 0, head, full);
+      return;
+    }
 #pragma unroll
     for (int b = 0; b < kBoxes; ++b)
-      tma_load_3d(tile + b * kKvBoxBytes<L::kBlockN>, map, b * kBoxColumns, n * L::kBlockN, head, full);
+      tma_load_3d(tile + b * kKvBoxBytes<L::kBlockN>, map, b * kBoxColumns<T>, n * L::kBlockN, head, full);
   };
   for (int n = 0; n < key_tiles; ++n) {
     const Slot slot = slot_of<L::kStages>(n);
-    load(k_map, tiles + L::kK + slot.stage * L::kTileBytes, bars.k_empty(slot.stage), bars.k_full(slot.stage),
+    load(false, k_map, tiles + L::kK + slot.stage * L::kTileBytes, bars.k_empty(slot.stage), bars.k_full(slot.stage),
          slot.parity, n);
-    load(v_map, tiles + L::kV + slot.stage * L::kTileBytes, bars.v_empty(slot.stage), bars.v_full(slot.stage),
-         slot.parity, n);
+    load(kIsE4m3<T>, v_map, tiles + L::kV + slot.stage * L::kTileBytes, bars.v_empty(slot.stage),
+         bars.v_full(slot.stage), slot.parity, n);
   }
 }
 

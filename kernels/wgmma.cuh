@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstdint>
 #include <type_traits>
@@ -18,6 +19,17 @@
 #else
 #define GPUBENCH_SM90A 0
 #endif
+
+namespace gpubench::kernels::sm90 {
+
+template <typename T>
+constexpr bool kIsE4m3 = std::is_same_v<T, __nv_fp8_e4m3>;
+
+// The K of one wgmma: 16 for 16-bit types, 32 for e4m3 (32 bytes of a row either way).
+template <typename T>
+constexpr int kWgmmaK = kIsE4m3<T> ? 32 : 16;
+
+}  // namespace gpubench::kernels::sm90
 
 #if GPUBENCH_SM90A
 namespace gpubench::kernels::sm90 {
@@ -158,21 +170,22 @@ __device__ __forceinline__ void pin(std::uint32_t (&r)[N][4]) {
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
 
 // D (m64 x N, FP32) (+)= A (m64 x k16, K-major in shared memory) · B (k16 x N, K-major in shared
-// memory); `accumulate` 0 ignores D's old value. No transposes.
-#define GPUBENCH_WGMMA_SS(SHAPE, TYPE, LIST, A, B, SCALE, OPERANDS)                                          \
+// memory); `accumulate` 0 ignores D's old value. TAIL: ", 0, 0" (no transposes) for 16-bit
+// types; e4m3 (k32) takes no transpose operands, both its operands being K-major always.
+#define GPUBENCH_WGMMA_SS(SHAPE, TYPE, LIST, A, B, SCALE, TAIL, OPERANDS)                                    \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE ", 0;\n"                                           \
                "wgmma.mma_async.sync.aligned." SHAPE ".f32." TYPE "." TYPE " " LIST ", " A ", " B            \
-               ", p, 1, 1, 0, 0;\n}\n"                                                                      \
+               ", p, 1, 1" TAIL ";\n}\n"                                                                    \
                : OPERANDS                                                                                   \
                : "l"(a), "l"(b), "r"(accumulate)                                                            \
                : "memory")
 
-// D (+)= A (m64 x k16 from registers: four 16-bit pairs per thread) · B (k16 x N in shared
-// memory, MN-major: imm-trans-b = 1).
-#define GPUBENCH_WGMMA_RS(SHAPE, TYPE, LIST, A, B, SCALE, OPERANDS)                                          \
+// D (+)= A (m64 x k from registers: four 32-bit registers per thread) · B (k x N in shared
+// memory). TAIL ", 1" (imm-trans-b: B MN-major) for 16-bit types; empty for e4m3 (B K-major).
+#define GPUBENCH_WGMMA_RS(SHAPE, TYPE, LIST, A, B, SCALE, TAIL, OPERANDS)                                    \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " SCALE ", 0;\n"                                           \
                "wgmma.mma_async.sync.aligned." SHAPE ".f32." TYPE "." TYPE " " LIST ", " A ", " B            \
-               ", p, 1, 1, 1;\n}\n"                                                                         \
+               ", p, 1, 1" TAIL ";\n}\n"                                                                    \
                : OPERANDS                                                                                   \
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate)                        \
                : "memory")
@@ -180,33 +193,40 @@ __device__ __forceinline__ void pin(std::uint32_t (&r)[N][4]) {
 template <typename T, int N>
 __device__ __forceinline__ void wgmma_ss(float (&d)[N / 2], std::uint64_t a, std::uint64_t b, std::uint32_t accumulate) {
   constexpr bool kHalf = std::is_same_v<T, __half>;
-  static_assert(N == 128 || N == 64, "m64n128k16 or m64n64k16");
-  if constexpr (N == 128 && kHalf)
-    GPUBENCH_WGMMA_SS("m64n128k16", "f16", GPUBENCH_WGMMA_LIST64, "%64", "%65", "%66", GPUBENCH_WGMMA_D64(d));
+  static_assert(N == 128 || N == 64, "m64n128 or m64n64");
+  static_assert(!kIsE4m3<T> || N == 128, "e4m3: m64n128k32");
+  if constexpr (kIsE4m3<T>)
+    GPUBENCH_WGMMA_SS("m64n128k32", "e4m3", GPUBENCH_WGMMA_LIST64, "%64", "%65", "%66", "", GPUBENCH_WGMMA_D64(d));
+  else if constexpr (N == 128 && kHalf)
+    GPUBENCH_WGMMA_SS("m64n128k16", "f16", GPUBENCH_WGMMA_LIST64, "%64", "%65", "%66", ", 0, 0", GPUBENCH_WGMMA_D64(d));
   else if constexpr (N == 128)
-    GPUBENCH_WGMMA_SS("m64n128k16", "bf16", GPUBENCH_WGMMA_LIST64, "%64", "%65", "%66", GPUBENCH_WGMMA_D64(d));
+    GPUBENCH_WGMMA_SS("m64n128k16", "bf16", GPUBENCH_WGMMA_LIST64, "%64", "%65", "%66", ", 0, 0", GPUBENCH_WGMMA_D64(d));
   else if constexpr (kHalf)
-    GPUBENCH_WGMMA_SS("m64n64k16", "f16", GPUBENCH_WGMMA_LIST32, "%32", "%33", "%34", GPUBENCH_WGMMA_D32(d));
+    GPUBENCH_WGMMA_SS("m64n64k16", "f16", GPUBENCH_WGMMA_LIST32, "%32", "%33", "%34", ", 0, 0", GPUBENCH_WGMMA_D32(d));
   else
-    GPUBENCH_WGMMA_SS("m64n64k16", "bf16", GPUBENCH_WGMMA_LIST32, "%32", "%33", "%34", GPUBENCH_WGMMA_D32(d));
+    GPUBENCH_WGMMA_SS("m64n64k16", "bf16", GPUBENCH_WGMMA_LIST32, "%32", "%33", "%34", ", 0, 0", GPUBENCH_WGMMA_D32(d));
 }
 
 template <typename T, int N>
 __device__ __forceinline__ void wgmma_rs(float (&d)[N / 2], const std::uint32_t (&a)[4], std::uint64_t b,
                                          std::uint32_t accumulate) {
   constexpr bool kHalf = std::is_same_v<T, __half>;
-  static_assert(N == 128 || N == 64, "m64n128k16 or m64n64k16");
-  if constexpr (N == 128 && kHalf)
-    GPUBENCH_WGMMA_RS("m64n128k16", "f16", GPUBENCH_WGMMA_LIST64, "{%64, %65, %66, %67}", "%68", "%69",
+  static_assert(N == 128 || N == 64, "m64n128 or m64n64");
+  static_assert(!kIsE4m3<T> || N == 128, "e4m3: m64n128k32");
+  if constexpr (kIsE4m3<T>)
+    GPUBENCH_WGMMA_RS("m64n128k32", "e4m3", GPUBENCH_WGMMA_LIST64, "{%64, %65, %66, %67}", "%68", "%69", "",
+                      GPUBENCH_WGMMA_D64(d));
+  else if constexpr (N == 128 && kHalf)
+    GPUBENCH_WGMMA_RS("m64n128k16", "f16", GPUBENCH_WGMMA_LIST64, "{%64, %65, %66, %67}", "%68", "%69", ", 1",
                       GPUBENCH_WGMMA_D64(d));
   else if constexpr (N == 128)
-    GPUBENCH_WGMMA_RS("m64n128k16", "bf16", GPUBENCH_WGMMA_LIST64, "{%64, %65, %66, %67}", "%68", "%69",
+    GPUBENCH_WGMMA_RS("m64n128k16", "bf16", GPUBENCH_WGMMA_LIST64, "{%64, %65, %66, %67}", "%68", "%69", ", 1",
                       GPUBENCH_WGMMA_D64(d));
   else if constexpr (kHalf)
-    GPUBENCH_WGMMA_RS("m64n64k16", "f16", GPUBENCH_WGMMA_LIST32, "{%32, %33, %34, %35}", "%36", "%37",
+    GPUBENCH_WGMMA_RS("m64n64k16", "f16", GPUBENCH_WGMMA_LIST32, "{%32, %33, %34, %35}", "%36", "%37", ", 1",
                       GPUBENCH_WGMMA_D32(d));
   else
-    GPUBENCH_WGMMA_RS("m64n64k16", "bf16", GPUBENCH_WGMMA_LIST32, "{%32, %33, %34, %35}", "%36", "%37",
+    GPUBENCH_WGMMA_RS("m64n64k16", "bf16", GPUBENCH_WGMMA_LIST32, "{%32, %33, %34, %35}", "%36", "%37", ", 1",
                       GPUBENCH_WGMMA_D32(d));
 }
 

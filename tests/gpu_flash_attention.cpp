@@ -1,7 +1,7 @@
 // GPU tests of our fused attention kernels (ctest label `gpu`), the FlashAttention-2-style one and
 // its Hopper build (on compute capability 9.0 only): fp16 and bf16, head dims 64 and 128 (and 256
-// for the Hopper build), causal and not, sequence lengths off the tile sizes, checked against the
-// FP32 reference with the suite's tolerances; the log-sum-exp is finite on every row. S = 1000 is
+// for the Hopper build; e4m3 at 128), causal and not, sequence lengths off the tile sizes, checked
+// against the FP32 reference with the suite's tolerances; the log-sum-exp is finite on every row. S = 1000 is
 // the case the sanitizers run (compute-sanitizer --tool memcheck|racecheck|synccheck
 // --gtest_filter='GpuFlashAttention*.*Seq1000*'). Without a GPU every test here skips.
 #include <cuda_runtime_api.h>
@@ -12,16 +12,26 @@
 #include <vector>
 
 #include "benches/attention/attention_case.h"
+#include "benches/attention/fp8_inputs.h"
 #include "harness/core/cuda_check.h"
 #include "harness/core/streams.h"
 #include "kernels/flash_attention.cuh"
 #include "kernels/flash_attention_sm90.cuh"
+#include "kernels/flash_sm90_tiling.cuh"
+#include "kernels/flash_sm90_v_pack.cuh"
 #include "tests/test_support.h"
 
 namespace gpubench::attention {
 namespace {
 
 using Forward = void (*)(const kernels::FlashAttentionArgs&, cudaStream_t);
+
+void expect_finite(const DeviceBuffer& lse, cudaStream_t stream) {
+  std::vector<float> host(lse.bytes() / sizeof(float));
+  GPUBENCH_CUDA(cudaMemcpyAsync(host.data(), lse.get(), lse.bytes(), cudaMemcpyDeviceToHost, stream));
+  GPUBENCH_CUDA(cudaStreamSynchronize(stream));
+  for (std::size_t i = 0; i < host.size(); ++i) ASSERT_TRUE(std::isfinite(host[i])) << "row " << i;
+}
 
 void expect_matches_reference(Forward forward, std::int64_t seq, std::int64_t head_dim, bool causal,
                               Element element) {
@@ -41,10 +51,24 @@ void expect_matches_reference(Forward forward, std::int64_t seq, std::int64_t he
       kernels::check_attention_sampled(problem, inputs.q(), inputs.k(), inputs.v(), inputs.o(), tolerance(element),
                                        kVerifiedRows, 0xA77E, stream.get());
   EXPECT_EQ(check.rows_failed, 0) << check.first_failure;
-  std::vector<float> host(static_cast<std::size_t>(shape.heads_total() * seq));
-  GPUBENCH_CUDA(cudaMemcpyAsync(host.data(), lse.get(), lse.bytes(), cudaMemcpyDeviceToHost, stream.get()));
-  GPUBENCH_CUDA(cudaStreamSynchronize(stream.get()));
-  for (std::size_t i = 0; i < host.size(); ++i) ASSERT_TRUE(std::isfinite(host[i])) << "row " << i;
+  expect_finite(lse, stream.get());
+}
+
+void expect_fp8_matches_reference(std::int64_t seq, bool causal) {
+  SCOPED_TRACE("e4m3, " + std::to_string(seq) + (causal ? " causal" : ""));
+  const OwnedStream stream;
+  AttentionShape shape;
+  shape.batch = 2, shape.heads = 3, shape.seq = seq, shape.head_dim = 128, shape.causal = causal;
+  const Fp8AttentionInputs inputs(shape, 0x5EED, stream.get());
+  DeviceBuffer lse(sizeof(float) * static_cast<std::size_t>(shape.heads_total() * seq));
+  kernels::FlashAttentionFp8Args args = inputs.args();
+  args.lse = lse.as<float>();
+  kernels::flash_attention_forward_sm90_fp8(args, stream.get());
+  const kernels::AttentionCheck check = inputs.check(stream.get());
+  EXPECT_EQ(check.rows_failed, 0) << check.first_failure;
+  ::testing::Test::RecordProperty("worst_row_l2_error_" + std::to_string(seq) + (causal ? "_causal" : ""),
+                 std::to_string(check.worst_row_l2));
+  expect_finite(lse, stream.get());
 }
 
 void expect_odd_lengths_match(Forward forward, std::initializer_list<std::int64_t> head_dims) {
@@ -103,6 +127,41 @@ TEST(GpuFlashAttentionSm90, LongSequence) {
     for (const std::int64_t head_dim : {128, 256})
       for (const bool causal : {false, true})
         expect_matches_reference(kernels::flash_attention_forward_sm90, 4096, head_dim, causal, element);
+}
+
+TEST(GpuFlashAttentionSm90, Fp8PackedVHoldsTheKernelsKeyOrder) {
+  GPUBENCH_REQUIRE_GPU();
+  const OwnedStream stream;
+  constexpr std::int64_t kHeads = 2, kSeq = 77, kDim = 128;
+  std::vector<std::uint8_t> v(kHeads * kSeq * kDim);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint8_t>(1 + i % 251);
+  DeviceBuffer device_v(v.size()), packed(kernels::flash_sm90_packed_v_bytes(kHeads, kSeq, kDim));
+  GPUBENCH_CUDA(cudaMemcpyAsync(device_v.get(), v.data(), v.size(), cudaMemcpyHostToDevice, stream.get()));
+  kernels::flash_sm90_pack_v_e4m3(device_v.get(), packed.get(), kHeads, kSeq, kDim, stream.get());
+  std::vector<std::uint8_t> host(packed.bytes());
+  GPUBENCH_CUDA(cudaMemcpyAsync(host.data(), packed.get(), host.size(), cudaMemcpyDeviceToHost, stream.get()));
+  GPUBENCH_CUDA(cudaStreamSynchronize(stream.get()));
+  const std::int64_t keys = kernels::flash_sm90_fp8_packed_keys(kSeq);
+  for (std::int64_t h = 0; h < kHeads; ++h)
+    for (std::int64_t d = 0; d < kDim; ++d)
+      for (std::int64_t p = 0; p < keys; ++p) {
+        const std::int64_t key = kernels::flash_sm90_fp8_key(p);
+        const std::uint8_t expected = key < kSeq ? v[(h * kSeq + key) * kDim + d] : 0;
+        ASSERT_EQ(host[(h * kDim + d) * keys + p], expected) << "head " << h << " row " << d << " column " << p;
+      }
+}
+
+TEST(GpuFlashAttentionSm90, Fp8Seq1000BothMasks) {
+  GPUBENCH_REQUIRE_GPU();
+  if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  for (const bool causal : {false, true}) expect_fp8_matches_reference(1000, causal);
+}
+
+TEST(GpuFlashAttentionSm90, Fp8OddAndLongLengths) {
+  GPUBENCH_REQUIRE_GPU();
+  if (!hopper()) GTEST_SKIP() << "needs compute capability 9.0";
+  for (const std::int64_t seq : {1, 77, 129, 4096})
+    for (const bool causal : {false, true}) expect_fp8_matches_reference(seq, causal);
 }
 
 }  // namespace

@@ -132,6 +132,40 @@ TEST(FlashSm90Tiles, StagesAndSharedMemoryFitOneBlockPerSm) {
   }
 }
 
+TEST(FlashSm90Tiles, E4m3RunsHeadDim128InFourStages) {
+  EXPECT_EQ(flash_sm90_stages(128, 1), 4);
+  for (const int head_dim : {64, 96, 256}) EXPECT_EQ(flash_sm90_stages(head_dim, 1), 0) << head_dim;
+  EXPECT_EQ(flash_sm90_shared_bytes(128, 1), 1024u + (128 + 8 * 128) * 128 + 17 * 8);
+  EXPECT_LE(flash_sm90_shared_bytes(128, 1), 227u * 1024);
+  // One 128-byte swizzle row per Q, K and packed-V row: one box per tile.
+  EXPECT_EQ(128 * 1, static_cast<int>(kSwizzleRowBytes));
+  EXPECT_EQ(flash_sm90_block_n(128) * 1, static_cast<int>(kSwizzleRowBytes));
+}
+
+// The e4m3 A fragment of P·V (k32): thread t holds, per row, columns 4t .. 4t + 3 in its first
+// register and 16 + 4t .. in its third; pack_probabilities fills them with the accumulator's
+// blocks j, j + 1 (then j + 2, j + 3), two keys each: 2t, 2t + 1, 8 + 2t, 9 + 2t (+ 16). The packed
+// V's column a must hold exactly that key, and the order must be a permutation within each 16.
+TEST(FlashSm90Tiles, PackedVKeyOrderIsTheAccumulatorsOrder) {
+  for (int t = 0; t < 4; ++t) {
+    const int held[4] = {2 * t, 2 * t + 1, 8 + 2 * t, 9 + 2 * t};
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(flash_sm90_fp8_key(4 * t + i), held[i]) << "thread " << t << " byte " << i;
+      EXPECT_EQ(flash_sm90_fp8_key(16 + 4 * t + i), 16 + held[i]) << "thread " << t << " byte " << i;
+    }
+  }
+  for (int group = 0; group < 4; ++group) {
+    std::set<std::int64_t> keys;
+    for (int a = 0; a < 16; ++a) keys.insert(flash_sm90_fp8_key(16 * group + a));
+    EXPECT_EQ(keys.size(), 16u);
+    EXPECT_EQ(*keys.begin(), 16 * group);
+    EXPECT_EQ(*keys.rbegin(), 16 * group + 15);
+  }
+  EXPECT_EQ(flash_sm90_fp8_packed_keys(1), 16);
+  EXPECT_EQ(flash_sm90_fp8_packed_keys(77), 80);
+  EXPECT_EQ(flash_sm90_fp8_packed_keys(4096), 4096);
+}
+
 TEST(FlashSm90Tiles, BothWarpgroupsReadTheSameKeyTiles) {
   // 128-query and 128-key tiles: causal query tile t reads key tiles 0..t.
   EXPECT_EQ(flash_sm90_key_tiles(0, 4096, true, 128), 1);
