@@ -13,6 +13,8 @@
 #                      synccheck, its wgmma count in SASS, and impl:gpubench_sm90 beside cuDNN and
 #                      impl:gpubench_fa2 at b4 s4096, head dims 64, 128 and 256, fp16 and bf16,
 #                      causal and not
+#   fp8                our Hopper kernel on e4m3 (issue 36): the Hopper kernel's GPU tests, memcheck and
+#                      racecheck of the e4m3 one, attention/forward_fp8 beside fp16 and bf16 (cuDNN, ours)
 #   scenarios          --suite scenarios (issue 33: under 3 minutes, every family verified), then
 #                      configs/examples/mps_private.json and the MPS processes left after it
 #   node               the acceptance preset in node mode with a solo reference (issue 29)
@@ -86,6 +88,22 @@ hopper() {
 }
 JSON
   step hopper-bench timeout 300 "$GPUBENCH" --config "$OUT/hopper.json" --out "$OUT/hopper-bench.json"
+}
+
+# Our Hopper kernel on e4m3 (issue 36): its GPU tests (all of the Hopper kernel's: the 16-bit
+# builds share its code), memcheck and racecheck of the e4m3 test, then attention/forward_fp8
+# beside the same llama3_8b shapes in fp16 and bf16, cuDNN and ours.
+fp8() {
+  step fp8-tests timeout 300 "$GPU_TESTS" --gtest_filter='GpuFlashAttentionSm90.*'
+  sanitize fp8-sanitizer 'GpuFlashAttentionSm90.Fp8Seq1000*' memcheck racecheck
+  cat >"$OUT/fp8.json" <<'JSON'
+{
+  "suites": ["attention"],
+  "filter": "attention/forward(_fp8)?/",
+  "families": {"attention/forward": {"impl": ["cudnn", "gpubench"], "model": ["llama3_8b"]}}
+}
+JSON
+  step fp8-bench timeout 300 "$GPUBENCH" --config "$OUT/fp8.json" --out "$OUT/fp8-bench.json"
 }
 
 scenarios() {
@@ -186,6 +204,7 @@ for part in "$@"; do
   case $part in
     gpu-tests) gpu_tests ;;
     hopper) hopper ;;
+    fp8) fp8 ;;
     scenarios) scenarios ;;
     node) node ;;
     conv-peer) conv_peer ;;

@@ -151,7 +151,9 @@ std::vector<TuneCandidate> CudnnAttention::candidates() const {
 
 std::size_t CudnnAttention::heuristic_index() const { return cudnn::heuristic_index(plans_); }
 
-AttentionShape shape_from_axes(const State& s) {
+AttentionShape shape_from_axes(const State& s) { return shape_from_axes(s, parse_element(s.get_str("type"))); }
+
+AttentionShape shape_from_axes(const State& s, Element element) {
   const ModelPreset& preset = installed_preset(s.get_str("model"));
   AttentionShape shape;
   shape.batch = s.get_int("batch");
@@ -159,7 +161,7 @@ AttentionShape shape_from_axes(const State& s) {
   shape.seq = s.get_int("seq");
   shape.head_dim = preset.head_dim;
   shape.causal = s.get_int("causal") != 0;
-  shape.element = parse_element(s.get_str("type"));
+  shape.element = element;
   return shape;
 }
 

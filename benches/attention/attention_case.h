@@ -89,6 +89,8 @@ class CudnnAttention {
 
 // The shape a benchmark names: model preset (heads, head_dim), batch, seq, causal, type.
 AttentionShape shape_from_axes(const State& s);
+// The same with the element given, not read from the type axis (e4m3: its reference's type).
+AttentionShape shape_from_axes(const State& s, Element element);
 // Skips the benchmark when `shape` cannot run (unsupported head dim; the unfused S x S buffer
 // larger than half the GPU's memory when `unfused`).
 void skip_if_unsupported(State& s, const AttentionShape& shape, bool unfused);
