@@ -35,6 +35,14 @@
 // Why: exp2 of a 64 x 128 tile costs half the MMA time of that tile on H100/H200 (16 MUFU
 // ops/clk/SM against ~4 K FLOP/clk/SM); serialised, the kernel would run at ~2/3 of the tensor
 // cores' rate, overlapped it can approach them.
+//
+// e4m3 (FP8, D = 128): the same schedule with k32 wgmmas, whose operands are both K-major. Q and K
+// rows are 128 bytes, one box each; V arrives repacked (kernels/flash_sm90_v_pack.cuh) as D rows
+// of 128 keys, one box per tile, read K-major like K. P is lifted by 2^8 and rounded to e4m3 in
+// the registers that held S: V's packed key order is the order in which S's accumulator holds
+// the keys, so no shuffle moves P into the A fragments. 4 stages (145 KiB); O is stored in bf16
+// scaled by V's descale, Q's and K's descales folded into the softmax scale. At twice the MMA
+// rate the exp2 of a tile takes as long as its MMAs, so the overlap matters twice as much.
 #include "kernels/flash_attention_sm90.cuh"
 
 #include <cuda.h>
