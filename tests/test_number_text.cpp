@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 
 namespace gpubench {
 namespace {

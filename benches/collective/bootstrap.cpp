@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 
 namespace gpubench::collective {
 

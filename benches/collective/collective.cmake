@@ -22,7 +22,7 @@ if(GPUBENCH_MPI)
     set(dir ${CMAKE_CURRENT_LIST_DIR})
     add_executable(gpubench_collective_mpi_probe ${PROJECT_SOURCE_DIR}/tests/collective_mpi_probe.cpp
                    ${dir}/bootstrap.cpp ${dir}/driver.cpp ${dir}/collective_model.cpp ${dir}/mpi/mpi_bootstrap.cpp
-                   ${PROJECT_SOURCE_DIR}/harness/system/library.cpp ${PROJECT_SOURCE_DIR}/harness/core/number_text.cpp
+                   ${PROJECT_SOURCE_DIR}/harness/system/library.cpp ${PROJECT_SOURCE_DIR}/harness/model/number_text.cpp
                    ${PROJECT_SOURCE_DIR}/harness/core/batching.cpp)
     target_include_directories(gpubench_collective_mpi_probe PRIVATE ${PROJECT_SOURCE_DIR} ${MPI_C_INCLUDE_DIRS})
     target_link_libraries(gpubench_collective_mpi_probe PRIVATE ${CMAKE_DL_LIBS})

@@ -3,7 +3,7 @@
 #include "harness/core/family.h"
 
 #include "harness/core/cuda_check.h"
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 #include "kernels/random_fill.cuh"
 
 namespace gpubench::gemm {

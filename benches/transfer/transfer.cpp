@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 #include "kernels/pointer_chase.cuh"
 
 namespace gpubench::transfer {

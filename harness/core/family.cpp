@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 #include "harness/model/context.h"
 #include "harness/model/exit_codes.h"
 #include "harness/system/library.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 
 namespace gpubench {
 

@@ -1,8 +1,9 @@
 #include "harness/model/health.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
+
+#include "harness/model/number_text.h"
 
 namespace gpubench {
 
@@ -120,11 +121,7 @@ WindowVerdict unavailable(const std::string& what, const std::string& field) {
   return {false, false, what + " unavailable on this GPU: unchecked", "error_counters." + field};
 }
 
-std::string number_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
+std::string number_text(double value) { return significant_text(value, 3); }
 
 void append(std::string& list, const std::string& item, const char* separator = "; ") {
   list += (list.empty() ? "" : separator) + item;

@@ -1,16 +1,13 @@
 #include "harness/model/number_rules.h"
 
 #include <cmath>
-#include <cstdio>
+
+#include "harness/model/number_text.h"
 
 namespace gpubench {
 namespace {
 
-std::string bound_text(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
+std::string bound_text(double value) { return significant_text(value, 6); }
 
 }  // namespace
 

@@ -1,10 +1,10 @@
 #include "harness/model/telemetry.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 #include "harness/model/context.h"
+#include "harness/model/number_text.h"
 #include "harness/model/stats.h"
 
 namespace gpubench {
@@ -21,9 +21,7 @@ std::optional<double> rate_gbps(const std::optional<std::uint64_t>& before, cons
 
 std::string number_cell(const std::optional<double>& v) {
   if (!v) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", *v);
-  return text;
+  return significant_text(*v, 6);
 }
 
 std::string csv_field(const std::string& text) {

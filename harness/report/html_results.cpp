@@ -1,18 +1,16 @@
 #include "harness/report/html_results.h"
 
 #include <cmath>
-#include <cstdio>
 
-#include "harness/report/svg_chart.h"
+#include "harness/model/number_text.h"
 #include "harness/model/text_table.h"
+#include "harness/report/svg_chart.h"
 
 namespace gpubench {
 namespace {
 
 std::string number_cell(double value, const std::string& text) {
-  char full[40];
-  std::snprintf(full, sizeof full, "%.17g", value);
-  return "<td class=\"num\" data-v=\"" + std::string(full) + "\">" + xml_escape(text) + "</td>";
+  return "<td class=\"num\" data-v=\"" + significant_text(value, 17) + "\">" + xml_escape(text) + "</td>";
 }
 
 std::string text_cell(const std::string& text, const std::string& css = "") {

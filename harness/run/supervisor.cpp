@@ -5,7 +5,7 @@
 #include <optional>
 #include <set>
 
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 #include "harness/model/exit_codes.h"
 #include "harness/model/json_at.h"
 #include "harness/run/counter_recorder.h"

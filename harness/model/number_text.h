@@ -1,5 +1,6 @@
 #pragma once
-// Numbers as text where a benchmark writes one into a note or hands one to another process.
+// Numbers as text, the one %g formatter of every layer: a figure in a note, a message or a table
+// cell, and the exact text in which a double crosses processes or lands in a page.
 #include <string>
 
 namespace gpubench {

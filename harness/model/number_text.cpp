@@ -1,4 +1,4 @@
-#include "harness/core/number_text.h"
+#include "harness/model/number_text.h"
 
 #include <cstdio>
 
