@@ -88,14 +88,22 @@ AttentionInputs::AttentionInputs(const AttentionShape& shape, std::uint64_t seed
   fill_signed(v_.get(), shape, seed + 2, stream);
 }
 
+void verify_output(State& s, const std::string& what, const DeviceBuffer& o,
+                   const std::function<void(cudaStream_t)>& op,
+                   const std::function<kernels::AttentionCheck(cudaStream_t)>& check, cudaStream_t stream) {
+  kernels::poison(o.get(), o.bytes(), stream);
+  op(stream);
+  const kernels::AttentionCheck result = check(stream);
+  verify_rows(s, what, result);
+  s.note("worst_row_l2_error", result.worst_row_l2);
+}
+
 void AttentionInputs::verify(State& s, const std::string& what, const std::function<void(cudaStream_t)>& op,
                              cudaStream_t stream) const {
-  kernels::poison(o_.get(), o_.bytes(), stream);
-  op(stream);
-  const kernels::AttentionCheck check = kernels::check_attention_sampled(
-      attention_problem(shape_), q(), k(), v(), o(), tolerance(shape_.element), kVerifiedRows, 0xA77E, stream);
-  verify_rows(s, what, check);
-  s.note("worst_row_l2_error", check.worst_row_l2);
+  verify_output(s, what, o_, op, [this](cudaStream_t on) {
+    return kernels::check_attention_sampled(attention_problem(shape_), q(), k(), v(), o(), tolerance(shape_.element),
+                                            kVerifiedRows, 0xA77E, on);
+  }, stream);
 }
 
 UnfusedAttention::UnfusedAttention(const cublaslt::LtHandle& handle, const LtBatchedWorkspace& workspace,

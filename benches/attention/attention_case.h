@@ -3,6 +3,7 @@
 // path (cuBLASLt Q·Kᵀ, our softmax, cuBLASLt P·V), the fused cuDNN path with the plans its
 // heuristics offer, and verification of an output against the FP32 reference on sampled rows.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ void fill_signed(void* data, const AttentionShape& shape, std::uint64_t seed, cu
 bool cudnn_declined(const cudnn::CudnnError& error);
 // One State::verify of a sampled check, naming `what` and the first row that failed.
 void verify_rows(State& s, const std::string& what, const kernels::AttentionCheck& check);
+// Poisons `o`, runs `op`, checks O with `check`: one verify_rows naming `what`, the worst row's
+// error as a note.
+void verify_output(State& s, const std::string& what, const DeviceBuffer& o,
+                   const std::function<void(cudaStream_t)>& op,
+                   const std::function<kernels::AttentionCheck(cudaStream_t)>& check, cudaStream_t stream);
 // The datasheet's dense rate for the type (configs/peaks.json, via the context) as the peak of
 // a tflops primary metric; where the GPU has none, the reason as its source.
 void set_tflops_peak(State& s, Element element);

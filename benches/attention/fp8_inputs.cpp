@@ -3,7 +3,6 @@
 #include "benches/attention/attention_case.h"
 #include "kernels/flash_sm90_v_pack.cuh"
 #include "kernels/fp8_quantize.cuh"
-#include "kernels/random_fill.cuh"
 
 namespace gpubench::attention {
 namespace {
@@ -62,11 +61,7 @@ kernels::AttentionCheck Fp8AttentionInputs::check(cudaStream_t stream) const {
 
 void Fp8AttentionInputs::verify(State& s, const std::string& what, const std::function<void(cudaStream_t)>& op,
                                 cudaStream_t stream) const {
-  kernels::poison(o_.get(), o_.bytes(), stream);
-  op(stream);
-  const kernels::AttentionCheck result = check(stream);
-  verify_rows(s, what, result);
-  s.note("worst_row_l2_error", result.worst_row_l2);
+  verify_output(s, what, o_, op, [this](cudaStream_t on) { return check(on); }, stream);
 }
 
 }  // namespace gpubench::attention
