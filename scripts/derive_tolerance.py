@@ -10,7 +10,8 @@ value moves from one process to the next (a host-side launch cost that sits at 0
 figure gets a noise-scaled threshold:
 
   * the runs are grouped into sets of one build and one command line (the output paths left
-    out), so that a change between builds or presets is not counted as noise;
+    out), so that a change between builds or presets is not counted as noise; a run that did not
+    finish is damaged, not noise, and is left out;
   * a figure's spread is the largest max - min of its headline values (the median of its
     repetitions' medians, as compare takes it) within any set, over every GPU (pair) of the run;
   * its entry is the benchmark's name with GPU placeholders (gpu:*, src:*, dst:*, peer:*), so it
@@ -21,10 +22,11 @@ figure gets a noise-scaled threshold:
     moves by the whole figure, which is caught wherever that is more than MARGIN x spread;
   * figures these runs did not measure get the file's default_pct (FLOOR).
 
-Any set of files may be given (sets of one run add nothing); the file records which, in
-"derived_from". Writes the tolerance JSON to stdout; a summary goes to stderr.
+Any set of files may be given, plain or gzipped (RUN.json.gz); sets of one run add nothing. The
+file records which, in "derived_from". Writes the tolerance JSON to stdout; a summary goes to stderr.
 """
 import argparse
+import gzip
 import json
 import math
 import re
@@ -76,9 +78,14 @@ def is_points(metric, unit):
     return unit == "%" or metric.endswith("_pct")
 
 
+def load_run(path):
+    """A result file as committed: plain JSON or gzipped (RUN.json.gz)."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        return json.load(f)
+
+
 def read_run(path):
-    with open(path) as f:
-        doc = json.load(f)
+    doc = load_run(path)
     context = doc.get("context", {})
     gb = context.get("gpubench", {})
     gpus = gb.get("gpus") or [{}]
@@ -88,6 +95,7 @@ def read_run(path):
         "git_commit": gb.get("git_commit", ""),
         "command": preset_of(gb.get("command_line", "")),
         "gpu": gpus[0].get("name", ""),
+        "complete": gb.get("complete") is not False,
         "figures": {},
         "units": {},
     }
@@ -164,7 +172,12 @@ def main():
     args = parser.parse_args()
     if float(args.floor_pct).is_integer():
         args.floor_pct = int(args.floor_pct)
-    runs = [read_run(path) for path in args.runs]
+    runs = []
+    for run in map(read_run, args.runs):
+        if run["complete"]:
+            runs.append(run)
+        else:
+            print(f"derive_tolerance: {run['file']} did not finish: damaged, not noise, left out", file=sys.stderr)
     sets, patterns = derive(runs, args.floor_pct, args.margin)
     derived_sets = [members for members in sets.values() if len(members) >= 2]
     used = [run for members in derived_sets for run in members]

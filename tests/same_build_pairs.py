@@ -3,28 +3,34 @@
 
   same_build_pairs.py GPUBENCH SOURCE_DIR
 
-The runs under results/<gpu>/*.json are grouped into sets of one build, one GPU model and one
+The runs under results/ (plain *.json and gzipped *.json.gz, in any folder) are grouped into sets of one build, one GPU model and one
 command line (the output paths left out), as scripts/derive_tolerance.py groups them. For every
 set of two runs or more, `gpubench compare A B` of every ordered pair and `gpubench compare
 --fleet` of the whole set, with compare's defaults (the shipped configs/tolerance.json), must
 exit 0 with nothing regressed or flagged. DESIGN.md, "Comparator": two healthy runs of one build
 compare clean.
 
-One committed run predates a rule and is unjudgeable under it on purpose: it is listed in
-WRITTEN_BEFORE with the one benchmark and metric its compares may call not ok; every other line
-of its pairs must still be clean.
+A run that did not finish (context.gpubench.complete false) is damaged, not noise: it is left
+out here (compare fails it, as the corpus tests check). One committed run predates a rule and is
+unjudgeable under it on purpose: it is listed in WRITTEN_BEFORE with the one benchmark and metric
+its compares may call not ok; every other line of its pairs must still be clean. Sets in a folder
+of MAY_MISS compare with --allow-missing, and the old side of issue 32's side-by-sides (OLD_SIDE)
+is listed, not judged, for the reasons given there.
 """
 import glob
+import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from derive_tolerance import preset_of  # noqa: E402
+from derive_tolerance import load_run, preset_of  # noqa: E402
 
 
 # launch/event's wait_latency_us is a difference of two hop times; builds before it was written
@@ -35,10 +41,36 @@ WRITTEN_BEFORE = {
 }
 
 
+# The collective's time_host_us is recorded only where a sample holds 20 collectives or more; at
+# 64 MiB on one H100 the batch sizing lands on either side of 20, so one run of a pair has the
+# metric and the other not (sendrecv, fp16). Every figure both runs hold must still be clean.
+MAY_MISS = {
+    "results/h100/2026-12-06-s4/collective-sbs/":
+        "collective time_host_us present only where a sample holds 20 collectives or more",
+}
+
+
+# Issue 32's old side: the pre-v3 base build, run in these folders beside each v3 build. It timed
+# one rank's collectives and conv layers unheld and launch's host figures on a clock of its own,
+# so the tolerance derived for the v3 measurement is not its yardstick (its pairs there differ by
+# up to 66 collective figures). Its runs at results/<gpu>/, from which the tolerance was first
+# derived, are still judged.
+OLD_SIDE_BUILD = "c57d64034681"
+OLD_SIDE_FOLDERS = ("results/h100/2026-12-06-s4/", "results/h100/2026-12-06-s5/", "results/h100/2026-12-06-sbs/",
+                    "results/h200/2026-12-06-s5/")
+
+
+def old_side(commit, names):
+    return commit == OLD_SIDE_BUILD and all(n.startswith(OLD_SIDE_FOLDERS) for n in names)
+
+
 def run_key(path):
-    with open(path) as f:
-        doc = json.load(f)
+    doc = load_run(path)
+    if not isinstance(doc, dict) or "benchmarks" not in doc:
+        return None  # not a run file: a preset or a peer's output kept beside the runs
     gb = doc.get("context", {}).get("gpubench", {})
+    if gb.get("complete") is False:
+        return None
     gpus = gb.get("gpus") or [{}]
     # One build on one physical GPU: two H200s differ by up to 6 % in clock-bound figures
     # (docs/notes.md, 2026-12-02 late), which is the GPU, not noise of the build.
@@ -60,36 +92,63 @@ def gpubench(exe, args):
     return done.returncode, done.stdout, done.stderr
 
 
+def run_sets(source):
+    sets = defaultdict(list)
+    for pattern in ("*.json", "*.json.gz"):
+        for path in glob.glob(os.path.join(source, "results", "**", pattern), recursive=True):
+            key = run_key(path)
+            if key is not None:
+                sets[key].append(path)
+    return {key: sorted(paths) for key, paths in sets.items() if len(paths) >= 2}
+
+
+def readable(path, scratch):
+    """gpubench reads plain JSON: a gzipped run is unpacked into scratch under its own path."""
+    if not path.endswith(".gz"):
+        return path
+    target = os.path.join(scratch, path.lstrip(os.sep)[:-len(".gz")])
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with gzip.open(path, "rb") as packed, open(target, "wb") as plain:
+        shutil.copyfileobj(packed, plain)
+    return target
+
+
 def main():
     exe, source = sys.argv[1], sys.argv[2]
-    sets = defaultdict(list)
-    for path in sorted(glob.glob(os.path.join(source, "results", "*", "*.json"))):
-        sets[run_key(path)].append(path)
-    failures, pairs = 0, 0
-    for (commit, gpu, command), paths in sorted(sets.items()):
-        if len(paths) < 2:
+    with tempfile.TemporaryDirectory() as scratch:
+        return judge_sets(exe, source, run_sets(source), scratch)
+
+
+def judge_sets(exe, source, sets, scratch):
+    failures, pairs, fleets = 0, 0, 0
+    for (commit, gpu, command), packed in sorted(sets.items()):
+        names = [os.path.relpath(p, source) for p in packed]
+        if old_side(commit, names):
+            print(f"not judged, issue 32's old side: {len(names)} runs of {commit}: {command}\n  " + ", ".join(names))
             continue
-        names = [os.path.relpath(p, source) for p in paths]
+        paths = [readable(p, scratch) for p in packed]
+        fleets += 1
         print(f"{len(paths)} runs of {commit} on {gpu}: {command}\n  " + ", ".join(names))
         commands = [[a, b] for a in paths for b in paths if a != b] + [["--fleet"] + paths]
+        may_miss = [reason for folder, reason in MAY_MISS.items() if all(n.startswith(folder) for n in names)]
         for args in commands:
             pairs += args[0] != "--fleet"
-            rc, out, err = gpubench(exe, ["compare"] + args)
+            rc, out, err = gpubench(exe, ["compare"] + (["--allow-missing"] if may_miss else []) + args)
             fleet = args[0] == "--fleet"
             clean = " 0 regressed," in out if not fleet else " 0 outlier, 0 missing, 0 not ok" in out
-            known = [WRITTEN_BEFORE[n] for n in names if n in WRITTEN_BEFORE and n in " ".join(args)]
+            known = [WRITTEN_BEFORE[n] for n, p in zip(names, paths) if n in WRITTEN_BEFORE and p in args]
             if known and rc == 1:
                 clean = only_known_unjudgeable(out, err, known, fleet)
             elif rc != 0:
                 clean = False
             if not clean:
                 failures += 1
-                shown = " ".join(os.path.relpath(a, source) if os.path.isabs(a) else a for a in args)
+                shown = " ".join(names[paths.index(a)] if a in paths else a for a in args)
                 print(f"FAIL exit {rc}: gpubench compare {shown}")
                 for line in (out + err).splitlines():
                     if any(word in line for word in ("regressed", "outlier", "not_ok", "missing", "gpubench:")):
                         print("  " + line[:200])
-    print(f"same-build pairs: {pairs} pairs and {len([s for s in sets.values() if len(s) >= 2])} fleets, "
+    print(f"same-build pairs: {pairs} pairs and {fleets} fleets, "
           f"{failures} not clean")
     return 1 if failures or not pairs else 0
 
