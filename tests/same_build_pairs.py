@@ -3,11 +3,12 @@
 
   same_build_pairs.py GPUBENCH SOURCE_DIR
 
-The runs under results/ (plain *.json and gzipped *.json.gz, in any folder) are grouped into sets of one build, one GPU model and one
-command line (the output paths left out), as scripts/derive_tolerance.py groups them. For every
-set of two runs or more, `gpubench compare A B` of every ordered pair and `gpubench compare
---fleet` of the whole set, with compare's defaults (the shipped configs/tolerance.json), must
-exit 0 with nothing regressed or flagged. DESIGN.md, "Comparator": two healthy runs of one build
+The runs under results/ (plain *.json and gzipped *.json.gz, in any folder) are grouped into sets
+of one build, one physical GPU and one command line (the output paths left out), as
+scripts/derive_tolerance.py groups them by GPU model. For every set of two runs or more,
+`gpubench compare A B` of every ordered pair and `gpubench compare --fleet` of the whole set, with
+compare's defaults (the shipped configs/tolerance.json), must exit 0 with nothing regressed or
+flagged. DESIGN.md, "Comparator": two healthy runs of one build
 compare clean.
 
 A run that did not finish (context.gpubench.complete false) is damaged, not noise: it is left
