@@ -84,6 +84,11 @@ def load_run(path):
         return json.load(f)
 
 
+def finished(doc):
+    """A run that did not finish (context.gpubench.complete false) is damage, not noise."""
+    return doc.get("context", {}).get("gpubench", {}).get("complete") is not False
+
+
 def read_run(path):
     doc = load_run(path)
     context = doc.get("context", {})
@@ -95,7 +100,7 @@ def read_run(path):
         "git_commit": gb.get("git_commit", ""),
         "command": preset_of(gb.get("command_line", "")),
         "gpu": gpus[0].get("name", ""),
-        "complete": gb.get("complete") is not False,
+        "complete": finished(doc),
         "figures": {},
         "units": {},
     }

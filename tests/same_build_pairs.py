@@ -31,7 +31,7 @@ from collections import defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from derive_tolerance import load_run, preset_of  # noqa: E402
+from derive_tolerance import finished, load_run, preset_of  # noqa: E402
 
 
 # launch/event's wait_latency_us is a difference of two hop times; builds before it was written
@@ -67,11 +67,9 @@ def old_side(commit, names):
 
 def run_key(path):
     doc = load_run(path)
-    if not isinstance(doc, dict) or "benchmarks" not in doc:
-        return None  # not a run file: a preset or a peer's output kept beside the runs
+    if not isinstance(doc, dict) or "benchmarks" not in doc or not finished(doc):
+        return None  # not a run file (a preset or a peer's output kept beside the runs), or damaged
     gb = doc.get("context", {}).get("gpubench", {})
-    if gb.get("complete") is False:
-        return None
     gpus = gb.get("gpus") or [{}]
     # One build on one physical GPU: two H200s differ by up to 6 % in clock-bound figures
     # (docs/notes.md, 2026-12-02 late), which is the GPU, not noise of the build.
