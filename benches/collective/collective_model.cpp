@@ -105,6 +105,8 @@ std::int64_t parse_size(const std::string& text) {
   return size;
 }
 
+bool host_timed(std::int64_t bytes, bool moves) { return !moves || bytes <= kHostTimedMaxBytes; }
+
 std::vector<std::int64_t> default_sizes() {
   std::vector<std::int64_t> sizes;
   for (std::int64_t b = 1 << 10; b <= (std::int64_t{4} << 30); b *= 4) sizes.push_back(b);

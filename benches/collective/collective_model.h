@@ -33,6 +33,15 @@ std::string bus_bandwidth_absent_reason(Kind kind, int ranks);
 bool moves_data(int ranks, bool in_place);
 constexpr const char* kNoDataMovedReason = "in place with 1 rank: no data moves";
 
+// Whether a benchmark also gives nccl-tests' host-timed figure (time_host_us): up to 64 MiB,
+// the quick preset's size (NCCL's enqueue cost can exceed the GPU's time below 16 MiB; from there
+// the two agree within a few per cent, and above 64 MiB 20 more collectives a sample would add
+// seconds on 8 GPUs), and at every size where no data moves (the host's figure is then the primary
+// one). Decided by the benchmark, never by its batch, so that every run of a benchmark has the
+// figure or none has.
+bool host_timed(std::int64_t bytes, bool moves);
+constexpr std::int64_t kHostTimedMaxBytes = std::int64_t{64} << 20;
+
 // Element counts of one rank's buffers for `bytes` of nccl-tests' size.
 struct Counts {
   std::size_t send = 0;   // elements in the send buffer

@@ -67,12 +67,11 @@ DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings
   rule.target_s = settings.sample_target_s;
   rule.max_ops = settings.max_ops;
   rule.probes = settings.probes;
-  // Where a sample holds host_ops collectives or more, it is host-timed too (a probe never is).
+  const int host_ops = settings.host_ops;
   auto timed = [&](int ops) {
     outcome.ops_per_sample = ops;
     const double seconds = slowest(bootstrap, engine.run(ops));
-    const bool host_timed = ops >= settings.host_ops;
-    const double host_s = host_timed ? slowest(bootstrap, engine.run_host(settings.host_ops)) / settings.host_ops : 0;
+    const double host_s = host_ops > 0 ? slowest(bootstrap, engine.run_host(host_ops)) / host_ops : 0;
     on_sample(seconds, ops, host_s);
     return seconds;
   };

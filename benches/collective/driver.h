@@ -33,9 +33,10 @@ struct DriveSettings {
   // kernel, and more calls could fill the launch queue (about 1024 entries) and block the host
   int max_ops = 256;
   int probes = 3;  // single collectives timed to choose the batch: one slow call would halve it
-  // Where a sample holds at least this many collectives (the small sizes, where the host's
-  // enqueue cost can exceed the GPU's time), each sample also host-times this many, as
-  // nccl-tests' default -n 20 does.
+  // After each call (probes and warm-up included, whose figures the harness drops) this many
+  // collectives are also host-timed, as nccl-tests' default -n 20 does; 0: none. The family
+  // decides by the message, never by the batch, so that every run of a benchmark has the figure
+  // or none has.
   int host_ops = 20;
 };
 
@@ -46,7 +47,7 @@ struct DriveOutcome {
 };
 
 // Throws std::runtime_error with the failing ranks' reasons.
-// `on_sample` gets the slowest rank's event time of `ops` collectives and, where host-timed,
+// `on_sample` gets the slowest rank's event time of `ops` collectives and, where host_ops > 0,
 // its host seconds per collective (else 0).
 using OnSample = std::function<void(double slowest_s, int ops, double host_s_per_op)>;
 DriveOutcome drive(Bootstrap& bootstrap, RankEngine& engine, const DriveSettings& settings, const OnSample& on_sample,
