@@ -13,17 +13,19 @@ constexpr int kChunkKeys = 64;  // keys per block: a multiple of the 16 the reor
 constexpr int kThreads = 256;
 
 // Block (chunk, head): keys chunk x 64 .. + 63 of one head through shared memory, read as
-// 4-byte words along D and written as 4-byte words along the packed keys.
+// 4-byte words along D and written as 4-byte words along the packed keys. A tile row is one word
+// longer than a key so that the gather down a column (one d, successive keys) walks the banks
+// instead of hitting one.
 __global__ void pack_v_kernel(const std::uint8_t* v, std::uint8_t* packed, std::int64_t seq, std::int64_t packed_keys,
                               int head_dim) {
-  extern __shared__ std::uint8_t tile[];  // [kChunkKeys][head_dim]
+  extern __shared__ std::uint8_t tile[];  // [kChunkKeys][row_bytes]
   const std::int64_t head = blockIdx.y, first = static_cast<std::int64_t>(blockIdx.x) * kChunkKeys;
-  const int words_per_key = head_dim / 4;
+  const int words_per_key = head_dim / 4, row_bytes = head_dim + 4;
   const std::uint8_t* source = v + head * seq * head_dim;
   for (int w = threadIdx.x; w < kChunkKeys * words_per_key; w += kThreads) {
     const int key = w / words_per_key, word = w % words_per_key;
     const std::int64_t k = first + key;
-    reinterpret_cast<std::uint32_t*>(tile)[w] =
+    reinterpret_cast<std::uint32_t*>(tile)[key * (words_per_key + 1) + word] =
         k < seq ? reinterpret_cast<const std::uint32_t*>(source + k * head_dim)[word] : 0u;
   }
   __syncthreads();
@@ -34,7 +36,7 @@ __global__ void pack_v_kernel(const std::uint8_t* v, std::uint8_t* packed, std::
     if (first + position >= packed_keys) continue;
     std::uint32_t word = 0;
     for (int i = 0; i < 4; ++i)
-      word |= static_cast<std::uint32_t>(tile[flash_sm90_fp8_key(position + i) * head_dim + d]) << (8 * i);
+      word |= static_cast<std::uint32_t>(tile[flash_sm90_fp8_key(position + i) * row_bytes + d]) << (8 * i);
     *reinterpret_cast<std::uint32_t*>(target + static_cast<std::int64_t>(d) * packed_keys + first + position) = word;
   }
 }
@@ -52,7 +54,7 @@ void flash_sm90_pack_v_e4m3(const void* v, void* packed, std::int64_t heads_tota
                                 std::to_string(seq) + ", head_dim " + std::to_string(head_dim));
   const std::int64_t packed_keys = flash_sm90_fp8_packed_keys(seq);
   const dim3 grid(static_cast<unsigned>((packed_keys + kChunkKeys - 1) / kChunkKeys), static_cast<unsigned>(heads_total));
-  pack_v_kernel<<<grid, kThreads, static_cast<std::size_t>(kChunkKeys * head_dim), stream>>>(
+  pack_v_kernel<<<grid, kThreads, static_cast<std::size_t>(kChunkKeys * (head_dim + 4)), stream>>>(
       static_cast<const std::uint8_t*>(v), static_cast<std::uint8_t*>(packed), seq, packed_keys,
       static_cast<int>(head_dim));
   GPUBENCH_CUDA(cudaGetLastError());
