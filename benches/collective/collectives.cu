@@ -88,7 +88,8 @@ void run_case(State& s, Kind kind) {
                                " back-to-back collectives on idle GPUs to their completion, per collective "
                                "(nccl-tests' timer), after every sample");
   } else {
-    s.note("time_host_us", "not measured above 64 MiB, where the host's figure and time_us agree");
+    s.note("time_host_us", "not measured above " + std::to_string(kHostTimedMaxBytes >> 20) +
+                               " MiB, where the host's figure and time_us agree");
   }
   auto on_sample = [&](double seconds, int ops, double host_s) {
     if (bootstrap.rank() != 0) return;
