@@ -28,7 +28,7 @@ def main():
     if "--ctest" in sys.argv[3:] and os.environ.get("GPUBENCH_LARGE_TESTS") != "1":
         print("large_compare: set GPUBENCH_LARGE_TESTS=1 to run it")
         return 77
-    seed = os.path.join(source, "results/h200/2026-12-02-collective-run1.json")
+    seed = os.path.join(source, "results/h200/2026-12-02-collective-run1.json.gz")
     make = os.path.join(source, "tests/make_large_run.py")
     folder = tempfile.mkdtemp(prefix="gpubench-large-", dir="/tmp")
     try:

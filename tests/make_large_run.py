@@ -5,10 +5,11 @@ Used to measure `gpubench compare` on result files of hundreds of MB (issue 28).
 the copy is the "new" side: every 50th replica has its samples scaled by 0.9 and every 70th by
 1.1, so the comparison has real regressions and improvements to find, deterministically.
 
-  tests/make_large_run.py SOURCE.json OUT.json --mb 400 [--changed]
+  tests/make_large_run.py SOURCE.json[.gz] OUT.json --mb 400 [--changed]
 """
 import argparse
 import copy
+import gzip
 import json
 
 
@@ -31,7 +32,7 @@ def main():
     parser.add_argument("--changed", action="store_true")
     args = parser.parse_args()
 
-    with open(args.source) as f:
+    with (gzip.open(args.source, "rt") if args.source.endswith(".gz") else open(args.source)) as f:
         doc = json.load(f)
     benchmarks = doc["benchmarks"]
     source_bytes = len(json.dumps(benchmarks))  # written compact, whatever the source's layout
