@@ -9,8 +9,13 @@ the copy is the "new" side: every 50th replica has its samples scaled by 0.9 and
 """
 import argparse
 import copy
-import gzip
 import json
+import os
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from derive_tolerance import load_run  # noqa: E402
 
 
 def scaled(benchmark, factor):
@@ -32,8 +37,7 @@ def main():
     parser.add_argument("--changed", action="store_true")
     args = parser.parse_args()
 
-    with (gzip.open(args.source, "rt") if args.source.endswith(".gz") else open(args.source)) as f:
-        doc = json.load(f)
+    doc = load_run(args.source)
     benchmarks = doc["benchmarks"]
     source_bytes = len(json.dumps(benchmarks))  # written compact, whatever the source's layout
     replicas = max(1, round(args.mb * 1e6 / source_bytes))
