@@ -29,7 +29,9 @@ import argparse
 import gzip
 import json
 import math
+import os
 import re
+import shutil
 import statistics
 import sys
 from collections import defaultdict
@@ -82,6 +84,17 @@ def load_run(path):
     """A result file as committed: plain JSON or gzipped (RUN.json.gz)."""
     with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         return json.load(f)
+
+
+def readable(path, scratch):
+    """gpubench reads plain JSON: a gzipped run is unpacked into scratch under its own path."""
+    if not path.endswith(".gz"):
+        return path
+    target = os.path.join(scratch, path.lstrip(os.sep)[:-len(".gz")])
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with gzip.open(path, "rb") as packed, open(target, "wb") as plain:
+        shutil.copyfileobj(packed, plain)
+    return target
 
 
 def finished(doc):

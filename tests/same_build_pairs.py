@@ -19,11 +19,9 @@ of MAY_MISS compare with --allow-missing, and the old side of issue 32's side-by
 is listed, not judged, for the reasons given there.
 """
 import glob
-import gzip
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,7 +29,7 @@ from collections import defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from derive_tolerance import finished, load_run, preset_of  # noqa: E402
+from derive_tolerance import finished, load_run, preset_of, readable  # noqa: E402
 
 
 # launch/event's wait_latency_us is a difference of two hop times; builds before it was written
@@ -101,17 +99,6 @@ def run_sets(source):
             if key is not None:
                 sets[key].append(path)
     return {key: sorted(paths) for key, paths in sets.items() if len(paths) >= 2}
-
-
-def readable(path, scratch):
-    """gpubench reads plain JSON: a gzipped run is unpacked into scratch under its own path."""
-    if not path.endswith(".gz"):
-        return path
-    target = os.path.join(scratch, path.lstrip(os.sep)[:-len(".gz")])
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    with gzip.open(path, "rb") as packed, open(target, "wb") as plain:
-        shutil.copyfileobj(packed, plain)
-    return target
 
 
 def main():

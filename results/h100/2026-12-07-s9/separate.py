@@ -8,24 +8,18 @@ two same-build pairs, prints each pair's regressed / improved counts, then every
 the same way in all four cross pairs, its four changes, and the same-build pairs that flag it too.
 """
 import collections
-import gzip
 import json
-import shutil
+import os
 import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+from derive_tolerance import readable  # noqa: E402
+
 CROSS = [("old-1", "new-1"), ("old-2", "new-2"), ("old-2", "new-1"), ("old-1", "new-2")]
 SAME = [("old-1", "old-2"), ("new-1", "new-2")]
-
-
-def plain(path, folder):
-    if not path.endswith(".gz"):
-        return path
-    out = f"{folder}/{path.replace('/', '_')[:-3]}"
-    with gzip.open(path, "rb") as src, open(out, "wb") as dst:
-        shutil.copyfileobj(src, dst)
-    return out
 
 
 def flags(gpubench, base, new):
@@ -38,7 +32,7 @@ def flags(gpubench, base, new):
 def main():
     gpubench, suite = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as folder:
-        files = {k: plain(v, folder) for k, v in (a.split("=", 1) for a in sys.argv[3:])}
+        files = {k: readable(v, folder) for k, v in (a.split("=", 1) for a in sys.argv[3:])}
         found = {}
         for a, b in CROSS + SAME:
             found[(a, b)] = flags(gpubench, files[a], files[b])
