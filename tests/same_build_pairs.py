@@ -58,6 +58,7 @@ MAY_MISS = {
 OLD_SIDE_BUILD = "c57d64034681"
 OLD_SIDE_FOLDERS = ("results/h100/2026-12-06-s4/", "results/h100/2026-12-06-s5/", "results/h100/2026-12-06-sbs/",
                     "results/h100/2026-12-07-s8/", "results/h100/2026-12-07-s9/",
+                    "results/h100/2026-12-07-s10/",
                     "results/h200/2026-12-06-s5/")
 
 
