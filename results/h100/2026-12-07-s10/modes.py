@@ -7,10 +7,12 @@ One row per figure (small pinned copy latencies, the SM-driven 16 MiB pinned cop
 GEMMs), one column per run found in FOLDER (plain or gzipped JSON), named by folder and file.
 """
 import glob
-import gzip
-import json
 import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+from derive_tolerance import load_run  # noqa: E402
 
 
 def figures(doc):
@@ -35,9 +37,8 @@ def main():
     runs = {}
     for folder in sys.argv[1:]:
         for path in sorted(glob.glob(os.path.join(folder, "*.json*"))):
-            with (gzip.open(path) if path.endswith(".gz") else open(path)) as f:
-                name = os.path.basename(folder.rstrip("/")) + "/" + os.path.basename(path).split(".json")[0]
-                runs[name] = figures(json.load(f))
+            name = os.path.basename(folder.rstrip("/")) + "/" + os.path.basename(path).split(".json")[0]
+            runs[name] = figures(load_run(path))
     rows = sorted({k for r in runs.values() for k in r})
     for row in rows:
         cells = [f"{n.split('/')[-1]} {r[row]:.2f}" for n, r in runs.items() if row in r]
