@@ -13,11 +13,12 @@
 
 namespace gpubench::conv {
 
-// The admitted plans screened per convolution, in cuDNN's order (heuristics mode A, then the
-// fallback list). torch.backends.cudnn.benchmark times the first benchmark_limit (default 10)
-// plans that build and run, in that order under the same rule; 16 covers them with room for the
-// duplicates torch counts and gpubench does not, while keeping plan building and screening short.
-constexpr std::size_t kScreenedPlans = 16;
+// The admitted plans screened per convolution (cudnn::engine_plans' order: half from heuristics
+// mode A, then the instant heuristic's and the fallback list's, then mode A's again).
+// torch.backends.cudnn.benchmark times the first benchmark_limit (default 10) plans of the instant
+// heuristic and the fallback list that build and run; the 12 places after mode A's cover them,
+// duplicates included, while keeping plan building and screening short.
+constexpr std::size_t kScreenedPlans = 24;
 
 class ConvCase {
  public:

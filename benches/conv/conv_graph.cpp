@@ -161,7 +161,8 @@ ConvPlans ConvGraph::plans(std::int64_t workspace_limit, std::size_t max_plans) 
   const cudnn::PlanLimits limits{workspace_limit, max_plans,
                                  [precision](const std::vector<cudnnBackendNumericalNote_t>& notes) {
                                    return engine_allowed(precision, notes);
-                                 }};
+                                 },
+                                 true};
   return cudnn::engine_plans(handle_, graph_, limits, "this convolution");
 }
 

@@ -41,15 +41,18 @@ void describe(cudnnBackendDescriptor_t config, EngineChoice& choice) {
   }
 }
 
-void add_candidates(cudnnHandle_t handle, const BackendDescriptor& graph, cudnnBackendHeurMode_t mode,
-                    const PlanLimits& limits, EnginePlans& out) {
+// Adds the plans of `mode`'s configurations from index `first` on while `out` holds fewer than
+// `up_to`; returns the index of the first configuration not looked at, so that a later call
+// goes on where this one stopped and looks at none of them twice.
+std::int64_t add_candidates(cudnnHandle_t handle, const BackendDescriptor& graph, cudnnBackendHeurMode_t mode,
+                            const PlanLimits& limits, std::size_t up_to, std::int64_t first, EnginePlans& out) {
   const CudnnApi& api = CudnnApi::get();
   BackendDescriptor heuristics(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
   heuristics.set_descriptor(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph);
   heuristics.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode);
   if (heuristics.try_finalize() != CUDNN_STATUS_SUCCESS) {
     if (out.why_none.empty()) out.why_none = "cuDNN heuristics: " + cudnn_last_error();
-    return;
+    return first;
   }
   std::int64_t count = 0;
   GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
@@ -62,7 +65,8 @@ void add_candidates(cudnnHandle_t handle, const BackendDescriptor& graph, cudnnB
   }
   GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
                                               CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, raw.data()));
-  for (std::int64_t i = 0; i < count && out.plans.size() < limits.max_plans; ++i) {
+  std::int64_t i = first;
+  for (; i < count && out.plans.size() < up_to; ++i) {
     EnginePlan candidate;
     describe(raw[i], candidate.choice);
     candidate.choice.heuristic = mode == CUDNN_HEUR_MODE_A;
@@ -88,6 +92,7 @@ void add_candidates(cudnnHandle_t handle, const BackendDescriptor& graph, cudnnB
     }
     out.plans.push_back(std::move(candidate));
   }
+  return i;
 }
 
 }  // namespace
@@ -162,9 +167,16 @@ BackendDescriptor operation_graph(cudnnHandle_t handle, const std::vector<const 
 
 EnginePlans engine_plans(cudnnHandle_t handle, const BackendDescriptor& graph, const PlanLimits& limits,
                          const std::string& what) {
+  // With the instant heuristic, mode A's ranking fills half the plans (its first is cuDNN's
+  // heuristic pick), the instant heuristic's and the fallback list's follow in torch's order, so
+  // that whatever torch.backends.cudnn.benchmark can pick is screened too, then the rest of A's.
   EnginePlans out;
-  add_candidates(handle, graph, CUDNN_HEUR_MODE_A, limits, out);
-  add_candidates(handle, graph, CUDNN_HEUR_MODE_FALLBACK, limits, out);
+  const std::size_t a_share =
+      limits.instant_heuristic ? std::max<std::size_t>(1, limits.max_plans / 2) : limits.max_plans;
+  const std::int64_t a_next = add_candidates(handle, graph, CUDNN_HEUR_MODE_A, limits, a_share, 0, out);
+  if (limits.instant_heuristic) add_candidates(handle, graph, CUDNN_HEUR_MODE_INSTANT, limits, limits.max_plans, 0, out);
+  add_candidates(handle, graph, CUDNN_HEUR_MODE_FALLBACK, limits, limits.max_plans, 0, out);
+  if (limits.instant_heuristic) add_candidates(handle, graph, CUDNN_HEUR_MODE_A, limits, limits.max_plans, a_next, out);
   if (out.plans.empty())
     out.why_none = "no cuDNN engine for " + what + " (" + std::to_string(out.rejected_by_notes) +
                    " excluded by the precision's numerical rule, " + std::to_string(out.rejected_by_workspace) +

@@ -23,7 +23,7 @@ struct EngineChoice {
   std::vector<cudnnBackendNumericalNote_t> numerical_notes;
   std::vector<cudnnBackendBehaviorNote_t> behavior_notes;
   std::int64_t workspace_bytes = 0;
-  bool heuristic = false;  // came from CUDNN_HEUR_MODE_A (else from the fallback list)
+  bool heuristic = false;  // came from CUDNN_HEUR_MODE_A (else from the instant heuristic or the fallback list)
 
   bool same_config(const EngineChoice& other) const { return engine == other.engine && knobs == other.knobs; }
   bool has(cudnnBackendNumericalNote_t note) const;
@@ -41,7 +41,7 @@ struct EnginePlan {
 
 // The plans cuDNN offers, or why there are none (cuDNN's own words where it gave them).
 struct EnginePlans {
-  std::vector<EnginePlan> plans;  // mode A's ranking first, then the fallback list's
+  std::vector<EnginePlan> plans;  // in the order engine_plans() gives
   std::string why_none;
   int rejected_by_notes = 0, rejected_by_workspace = 0, failed_to_finalize = 0;
 };
@@ -51,6 +51,8 @@ struct PlanLimits {
   std::size_t max_plans = 1;
   // Whether an engine with these numerical notes may run (the suite's precision rule).
   std::function<bool(const std::vector<cudnnBackendNumericalNote_t>&)> allowed;
+  // Also the instant heuristic's plans: torch's source for convolutions beside the fallback list.
+  bool instant_heuristic = false;
 };
 
 // The most workspace any of the plans needs.
@@ -63,8 +65,10 @@ std::size_t heuristic_index(const EnginePlans& plans);
 
 // A finalized operation graph of `operations` (in any order: cuDNN orders them by their tensors).
 BackendDescriptor operation_graph(cudnnHandle_t handle, const std::vector<const BackendDescriptor*>& operations);
-// At most limits.max_plans distinct plans for `graph`, heuristics mode A first, then the fallback
-// list; `what` names the graph in why_none ("this convolution").
+// At most limits.max_plans distinct plans for `graph`: heuristics mode A's ranking, then the
+// fallback list's; with limits.instant_heuristic, the first half of mode A's, the instant
+// heuristic's and the fallback list's (torch's), then the rest of mode A's. `what` names the
+// graph in why_none ("this convolution").
 EnginePlans engine_plans(cudnnHandle_t handle, const BackendDescriptor& graph, const PlanLimits& limits,
                          const std::string& what);
 // A variant pack binding `pointers` to the tensors of unique ids `ids`, and the workspace.
