@@ -70,8 +70,8 @@ void run_layer(gpubench::State& s, ConvPass pass) {
 }
 
 const char* const kCommon =
-    ": cuDNN 9 graph API (one convolution operation, FP32 compute type). algo:best: 24 admitted engines that need at "
-    "most workspace_mib of workspace (the first 12 of heuristics mode A, then the instant heuristic's and the "
+    ": cuDNN 9 graph API (one convolution operation, FP32 compute type). algo:best: up to 24 admitted engines that need "
+    "at most workspace_mib of workspace (the first 12 of heuristics mode A, then the instant heuristic's and the "
     "fallback list's, whose first 10 torch.backends.cudnn.benchmark times, then the rest of mode A's) are screened "
     "by the least of two warm runs held behind a blocking kernel, "
     "the 2 fastest and mode A's first are tuned, once per shape in a worker (a shape tuned before is measured with "
