@@ -22,8 +22,8 @@
 #                      mobilenetv2,unet), fp16 and bf16, with torch's own cuDNN, and torch_conv.py
 #                      on the same layers; gpubench again on the system's cuDNN unless
 #                      CONV_SYSTEM_CUDNN is empty; tables by scripts/peers/side_by_side.py
-#   attention-peer     lengths 77-3000 and head dims 64-256 at batch 8, bf16, and
-#                      torch_attention.py on them (cuDNN beside cuDNN, ours beside FlashAttention-2)
+#   attention-peer     lengths 77-3000, head dims 64-256, batches 1, 8 and 32, fp16 and bf16, with
+#                      torch's own cuDNN, and torch_attention.py's cuDNN backend on them
 #   attention-flash    the attention preset's forward shapes, impl:gpubench and gpubench_sm90 beside
 #                      torch's FlashAttention-2 backend
 #   collective-peer    nccl-tests (NCCL_TESTS: the folder of its *_perf binaries) on one GPU at
@@ -117,14 +117,18 @@ node() {
     --out "$OUT/acceptance-node.json"
 }
 
-conv_peer() {
-  # torch brings its own cuDNN (9.19 beside the system's 9.14 on the H200 node): gpubench runs on
-  # torch's first, so that the table compares the two on the same cuDNN, then on the system's.
-  local torch_cudnn
-  torch_cudnn=$(python3 -c '
+# torch brings its own cuDNN (9.19 beside the system's 9.14 on the H200 node): the peer parts run
+# gpubench on torch's first, so that a table compares the two on the same cuDNN.
+torch_cudnn_dir() {
+  python3 -c '
 import glob, os, torch
 roots = [os.path.dirname(torch.__file__)] + [os.path.join(p, "nvidia") for p in __import__("site").getsitepackages()]
-print(next(os.path.dirname(f) for r in roots for f in glob.glob(r + "/**/libcudnn.so.9", recursive=True)))')
+print(next(os.path.dirname(f) for r in roots for f in glob.glob(r + "/**/libcudnn.so.9", recursive=True)))'
+}
+
+conv_peer() {
+  local torch_cudnn
+  torch_cudnn=$(torch_cudnn_dir)
   local nets=${CONV_NETS:-resnext50,mobilenetv2,unet}
   local filter="conv/forward/net:(${nets//,/|})/layer:[^/]+/n:32/"
   step conv-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
@@ -136,6 +140,26 @@ print(next(os.path.dirname(f) for r in roots for f in glob.glob(r + "/**/libcudn
   [[ -n ${CONV_SYSTEM_CUDNN-1} ]] || return 0
   step conv "$GPUBENCH" --config "$root/configs/examples/conv_networks.json" --filter "$filter" --out "$OUT/conv.json"
   step conv-table sh -c "python3 '$peers/side_by_side.py' '$OUT/conv.json' '$OUT/torch-conv.jsonl' >'$OUT/conv-table.md'"
+}
+
+# configs/examples/attention_odd_lengths.json's cuDNN forward shapes (ATTENTION_BATCHES, default
+# 1,8,32; fp16 and bf16) on torch's cuDNN beside torch's cuDNN backend on the same shapes.
+attention_peer() {
+  local torch_cudnn batches=${ATTENTION_BATCHES:-1,8,32}
+  torch_cudnn=$(torch_cudnn_dir)
+  step attention-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
+    --config "$root/configs/examples/attention_odd_lengths.json" \
+    --filter "attention/forward/impl:cudnn/.*/batch:(${batches//,/|})/" --out "$OUT/attention-torch-cudnn.json"
+  local cases="" model batch seq
+  for model in gpt2 llama3_8b phi3_mini gemma_7b; do
+    for batch in ${batches//,/ }; do
+      for seq in 77 577 1500 3000; do cases+="${cases:+,}$model:$batch:$seq"; done
+    done
+  done
+  step torch-attention sh -c "python3 '$peers/torch_attention.py' --cases $cases --types fp16,bf16 --impls cudnn \
+    --backward '' >'$OUT/torch-attention.jsonl'"
+  step attention-table-torch-cudnn sh -c "python3 '$peers/side_by_side.py' '$OUT/attention-torch-cudnn.json' \
+    '$OUT/torch-attention.jsonl' >'$OUT/attention-table-torch-cudnn.md'"
 }
 
 # The attention preset's forward shapes (llama3_8b, gpt2, gpt2_medium at b4 s1000/4096/16384 and
