@@ -41,45 +41,60 @@ void describe(cudnnBackendDescriptor_t config, EngineChoice& choice) {
   }
 }
 
-// Adds the plans of `mode`'s configurations from index `first` on while `out` holds fewer than
-// `up_to`; returns the index of the first configuration not looked at, so that a later call
-// goes on where this one stopped and looks at none of them twice.
-std::int64_t add_candidates(cudnnHandle_t handle, const BackendDescriptor& graph, cudnnBackendHeurMode_t mode,
-                            const PlanLimits& limits, std::size_t up_to, std::int64_t first, EnginePlans& out) {
+// One heuristic mode's engine configurations, in its order, and the first not yet looked at.
+struct HeuristicList {
+  cudnnBackendHeurMode_t mode{};
+  std::vector<BackendDescriptor> configs;
+  std::size_t next = 0;
+};
+
+// `mode`'s configurations for `graph`; none (and the reason in out.why_none) where its heuristic
+// does not finalize.
+HeuristicList heuristic_list(const BackendDescriptor& graph, cudnnBackendHeurMode_t mode, EnginePlans& out) {
   const CudnnApi& api = CudnnApi::get();
+  HeuristicList list{mode, {}, 0};
   BackendDescriptor heuristics(CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
   heuristics.set_descriptor(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph);
   heuristics.set(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_TYPE_HEUR_MODE, 1, &mode);
   if (heuristics.try_finalize() != CUDNN_STATUS_SUCCESS) {
     if (out.why_none.empty()) out.why_none = "cuDNN heuristics: " + cudnn_last_error();
-    return first;
+    return list;
   }
   std::int64_t count = 0;
   GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
                                               CUDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, nullptr));
-  std::vector<BackendDescriptor> configs;
   std::vector<cudnnBackendDescriptor_t> raw;
   for (std::int64_t i = 0; i < count; ++i) {
-    configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-    raw.push_back(configs.back().get());
+    list.configs.emplace_back(CUDNN_BACKEND_ENGINECFG_DESCRIPTOR);
+    raw.push_back(list.configs.back().get());
   }
   GPUBENCH_CUDNN(api.cudnnBackendGetAttribute(heuristics.get(), CUDNN_ATTR_ENGINEHEUR_RESULTS,
                                               CUDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, raw.data()));
-  std::int64_t i = first;
-  for (; i < count && out.plans.size() < up_to; ++i) {
+  list.configs.resize(static_cast<std::size_t>(count));
+  return list;
+}
+
+// Adds the plans of `list`'s configurations from where it stopped while `out` holds fewer than
+// `up_to`. A configuration another list gave before (`looked_at`) is skipped, so each is
+// admitted, or counted among the rejected, once.
+void add_candidates(cudnnHandle_t handle, HeuristicList& list, const PlanLimits& limits, std::size_t up_to,
+                    std::vector<EngineChoice>& looked_at, EnginePlans& out) {
+  for (; list.next < list.configs.size() && out.plans.size() < up_to; ++list.next) {
+    cudnnBackendDescriptor_t config = list.configs[list.next].get();
     EnginePlan candidate;
-    describe(raw[i], candidate.choice);
-    candidate.choice.heuristic = mode == CUDNN_HEUR_MODE_A;
+    describe(config, candidate.choice);
+    candidate.choice.heuristic = list.mode == CUDNN_HEUR_MODE_A;
     bool seen = false;
-    for (const auto& p : out.plans) seen = seen || p.choice.same_config(candidate.choice);
+    for (const auto& choice : looked_at) seen = seen || choice.same_config(candidate.choice);
     if (seen) continue;
+    looked_at.push_back(candidate.choice);
     if (limits.allowed && !limits.allowed(candidate.choice.numerical_notes)) {
       ++out.rejected_by_notes;
       continue;
     }
     candidate.plan = BackendDescriptor(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
     candidate.plan.set(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, CUDNN_TYPE_HANDLE, 1, &handle);
-    candidate.plan.set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &raw[i]);
+    candidate.plan.set(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &config);
     if (candidate.plan.try_finalize() != CUDNN_STATUS_SUCCESS) {
       ++out.failed_to_finalize;
       if (out.why_none.empty()) out.why_none = "cuDNN execution plan: " + cudnn_last_error();
@@ -92,7 +107,6 @@ std::int64_t add_candidates(cudnnHandle_t handle, const BackendDescriptor& graph
     }
     out.plans.push_back(std::move(candidate));
   }
-  return i;
 }
 
 }  // namespace
@@ -171,12 +185,18 @@ EnginePlans engine_plans(cudnnHandle_t handle, const BackendDescriptor& graph, c
   // heuristic pick), the instant heuristic's and the fallback list's follow in torch's order, so
   // that whatever torch.backends.cudnn.benchmark can pick is screened too, then the rest of A's.
   EnginePlans out;
+  std::vector<EngineChoice> looked_at;
   const std::size_t a_share =
       limits.instant_heuristic ? std::max<std::size_t>(1, limits.max_plans / 2) : limits.max_plans;
-  const std::int64_t a_next = add_candidates(handle, graph, CUDNN_HEUR_MODE_A, limits, a_share, 0, out);
-  if (limits.instant_heuristic) add_candidates(handle, graph, CUDNN_HEUR_MODE_INSTANT, limits, limits.max_plans, 0, out);
-  add_candidates(handle, graph, CUDNN_HEUR_MODE_FALLBACK, limits, limits.max_plans, 0, out);
-  if (limits.instant_heuristic) add_candidates(handle, graph, CUDNN_HEUR_MODE_A, limits, limits.max_plans, a_next, out);
+  HeuristicList mode_a = heuristic_list(graph, CUDNN_HEUR_MODE_A, out);
+  add_candidates(handle, mode_a, limits, a_share, looked_at, out);
+  if (limits.instant_heuristic) {
+    HeuristicList instant = heuristic_list(graph, CUDNN_HEUR_MODE_INSTANT, out);
+    add_candidates(handle, instant, limits, limits.max_plans, looked_at, out);
+  }
+  HeuristicList fallback = heuristic_list(graph, CUDNN_HEUR_MODE_FALLBACK, out);
+  add_candidates(handle, fallback, limits, limits.max_plans, looked_at, out);
+  add_candidates(handle, mode_a, limits, limits.max_plans, looked_at, out);
   if (out.plans.empty())
     out.why_none = "no cuDNN engine for " + what + " (" + std::to_string(out.rejected_by_notes) +
                    " excluded by the precision's numerical rule, " + std::to_string(out.rejected_by_workspace) +

@@ -43,6 +43,7 @@ struct EnginePlan {
 struct EnginePlans {
   std::vector<EnginePlan> plans;  // in the order engine_plans() gives
   std::string why_none;
+  // Distinct configurations, however many of the heuristic lists gave each.
   int rejected_by_notes = 0, rejected_by_workspace = 0, failed_to_finalize = 0;
 };
 
