@@ -175,7 +175,8 @@ const auto& forward =
                            "once). impl:gpubench: our own kernel, same HBM bytes: on compute capability 9.0 its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; head dims 64, 128, 256), elsewhere the FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0, head dims 64 and 128); where both run, the two are ranked and the faster kept (the Hopper kernel unless the other is more than 2 % faster; gpubench.choice names the winner, else the note kernel says which ran). impl:gpubench_fa2 and impl:gpubench_sm90 (--config only) force one of them. The fused paths' samples are queued behind a blocking kernel and calls under the batching threshold run as CUDA graph replays of back-to-back calls, so the host's cost of a launch (cudnnBackendExecute: about 12 us) stays out of the time. flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
                            "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
                            "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
-                           "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16)")
+                           "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16). " +
+                           gpubench::power_limited_description(forward_settings()))
                        // --quick runs our kernel: attention/fused_speedup verifies the other two.
                        .axis_str("impl", {"unfused", "cudnn", "gpubench"}, {"gpubench"}, {"gpubench_fa2", "gpubench_sm90"}),
                    {1000, 2048, 4096, 16384}, {4096}, {4, 16})
@@ -184,7 +185,7 @@ const auto& forward =
         .per_device()
         .needs_library("cudnn")
         .needs_library("cublasLt")
-        .settings(gpubench::FamilySettings{300.0, 1.0, {}})
+        .settings(forward_settings())
         .run(run_forward);
 
 }  // namespace

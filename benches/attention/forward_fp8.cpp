@@ -72,13 +72,13 @@ const auto& forward_fp8 =
                 "when causal; peak: the datasheet's dense FP8 rate. hbm_bytes: Q, K read once, V read, packed and "
                 "read again, O written: 7 bytes an element. Verified on 256 query rows against the FP32 reference "
                 "on the values the e4m3 hold (|err| <= 0.1 x sum p|v|: e4m3's rounding of P; row L2 error <= "
-                "0.1)"),
+                "0.1). " + gpubench::power_limited_description(forward_settings())),
         {1000, 2048, 4096, 16384}, {4096}, {4, 16}, {"e4m3"}, kFp8HeadDim)
         // Batch 16 is the short-sequence point (S = 2048), batch 4 the rest, as attention/forward.
         .where([](const gpubench::Params& p) { return (p.integer("batch") == 16) == (p.integer("seq") == 2048); })
         .per_device()
         .needs_cc(9, 0)
-        .settings(gpubench::FamilySettings{300.0, 1.0, {}})
+        .settings(forward_settings())
         .run(run_forward_fp8);
 
 }  // namespace

@@ -149,11 +149,9 @@ def lead_in_cycles(run, start, clock):
 PIPELINE_SPAN_S, PIPELINE_DEPTH = 0.02, 16
 
 
-def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S,
-                       settle_s=SETTLE_S, min_time_s=MIN_TIME_S):
-    """gpubench's timing of a power-limited family: after the warm-up, load until settle_s, then
-    at least `samples` samples spanning at least min_time_s (a family that is not power-limited:
-    settle_s WARMUP_S, min_time_s 0). {seconds: the median per call, p10_s and
+def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S):
+    """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
+    at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
     samples, sm_clock_mhz: read after the samples, gpu_busy_pct: the samples' share of the wall time
     they were taken in}. Ops under batch_below_s run in graphs of about batch_target_s (the family's
@@ -196,7 +194,7 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
     run, calls = op, 1
     if fastest < 5 * batch_below_s:  # as gpubench: batching from back-to-back calls after the settle
         run = replayed(op, 4)
-        while time.perf_counter() - load_start < settle_s:
+        while time.perf_counter() - load_start < SETTLE_S:
             timed(run)
         fastest = min(timed(run)[0] for _ in range(2)) / 4
         if fastest < batch_below_s:
@@ -212,11 +210,11 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
         spin_cycles = lead_in_cycles(run, start, clock)
         depth = max(1, min(PIPELINE_DEPTH, math.ceil(PIPELINE_SPAN_S / (fastest * calls))))
     sample = pipelined if queue == "pipelined" else timed
-    while time.perf_counter() - load_start < settle_s:
+    while time.perf_counter() - load_start < SETTLE_S:
         sample(run)
     times = []
     sampling_start = time.perf_counter()
-    while len(times) < samples or sum(times) < min_time_s:
+    while len(times) < samples or sum(times) < MIN_TIME_S:
         times += sample(run)
     busy_pct = 100 * sum(times) / (time.perf_counter() - sampling_start)
     deciles = statistics.quantiles(times, n=10)

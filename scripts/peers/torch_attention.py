@@ -5,11 +5,12 @@ shapes (a model of configs/attention_shapes.json, batch, sequence length, fp16/b
 not), one JSON line per case whose "name" is the gpubench benchmark it compares with.
 
 Q, K, V are B x H x S x D, contiguous, of magnitude [0.25, 1) with random sign, as gpubench's.
-The forward is timed as gpubench's attention/forward is: after a warm-up, each sample a CUDA graph
-replay queued behind a spin that outlasts its issue (pipelined, peer_timing.time_power_limited), calls
-under 20 us batched into one graph, so Python's and cuDNN's host cost per call stays out of the
-time; the forward + backward step as gpubench's attention/forward_backward, unheld CUDA-event-timed
-runs after a warm-up. The median is reported as time_us and as tflops with gpubench's flop count
+The forward is timed as gpubench's attention/forward is (peer_timing.time_power_limited): samples
+after a settle under load, over a minimum time, so that a long sequence's figure is the rate the
+GPU holds at its power limit; each sample a CUDA graph replay queued behind a spin that outlasts
+its issue (pipelined), calls under 20 us batched into one graph, so Python's and cuDNN's host cost
+per call stays out of the time. The forward + backward step is timed as gpubench's
+attention/forward_backward: unheld CUDA-event-timed runs after a warm-up. The median is reported as time_us and as tflops with gpubench's flop count
 (4 x B x H x S^2 x D, halved when causal; forward + backward 3.5 x forward, the backward being
 2.5 x). The forward runs under torch.no_grad(), so that cuDNN runs its inference graph (no softmax
 statistics), as gpubench's attention/forward does. The
@@ -29,7 +30,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-from peer_timing import (WARMUP_S, SmClock, add_case_arguments, peer_line, power_limited_fields, random_signed,
+from peer_timing import (SmClock, add_case_arguments, peer_line, power_limited_fields, random_signed,
                          start_device, time_op, time_power_limited)
 
 DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16}
@@ -67,8 +68,7 @@ def run_case(impl, dtype, shape, causal, backward, args):
                 return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
             try:
-                timing = time_power_limited(op, args.samples, args.clock, queue="pipelined", settle_s=WARMUP_S,
-                                            min_time_s=0)
+                timing = time_power_limited(op, args.samples, args.clock, queue="pipelined")
             except RuntimeError as error:  # a call that cannot be captured as a graph is timed unheld, and says so
                 return {**unheld(op), "queue": "none", "not_held": str(error).splitlines()[0]}
     return power_limited_fields(timing, work)
