@@ -23,7 +23,8 @@
 #                      on the same layers; gpubench again on the system's cuDNN unless
 #                      CONV_SYSTEM_CUDNN is empty; tables by scripts/peers/side_by_side.py
 #   attention-peer     lengths 77-3000, head dims 64-256, batches 1, 8 and 32, fp16 and bf16, with
-#                      torch's own cuDNN, and torch_attention.py's cuDNN backend on them
+#                      torch's own cuDNN (impl:cudnn, and impl:cudnn_unified where not causal), and
+#                      torch_attention.py's cuDNN backend on them
 #   attention-flash    the attention preset's forward shapes, impl:gpubench and gpubench_sm90 beside
 #                      torch's FlashAttention-2 backend
 #   collective-peer    nccl-tests (NCCL_TESTS: the folder of its *_perf binaries) on one GPU at
@@ -143,13 +144,27 @@ conv_peer() {
 }
 
 # configs/examples/attention_odd_lengths.json's cuDNN forward shapes (ATTENTION_BATCHES, default
-# 1,8,32; fp16 and bf16) on torch's cuDNN beside torch's cuDNN backend on the same shapes.
+# 1,8,32; fp16 and bf16) on torch's cuDNN, then the non-causal ones through cuDNN's SDPA operation
+# (impl:cudnn_unified), beside torch's cuDNN backend on the same shapes.
 attention_peer() {
   local torch_cudnn batches=${ATTENTION_BATCHES:-1,8,32}
   torch_cudnn=$(torch_cudnn_dir)
   step attention-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
     --config "$root/configs/examples/attention_odd_lengths.json" \
     --filter "attention/forward/impl:cudnn/.*/batch:(${batches//,/|})/" --out "$OUT/attention-torch-cudnn.json"
+  cat >"$OUT/attention-unified.json" <<JSON
+{
+  "suites": ["attention"],
+  "filter": "attention/forward/",
+  "families": {
+    "attention/forward": {"impl": ["cudnn_unified"], "type": ["fp16", "bf16"],
+                          "model": ["gpt2", "llama3_8b", "phi3_mini", "gemma_7b"], "batch": [${batches}],
+                          "seq": [77, 577, 1500, 3000], "causal": [0]}
+  }
+}
+JSON
+  step attention-unified-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
+    --config "$OUT/attention-unified.json" --out "$OUT/attention-unified-torch-cudnn.json"
   local cases="" model batch seq
   for model in gpt2 llama3_8b phi3_mini gemma_7b; do
     for batch in ${batches//,/ }; do
@@ -160,6 +175,8 @@ attention_peer() {
     --backward '' >'$OUT/torch-attention.jsonl'"
   step attention-table-torch-cudnn sh -c "python3 '$peers/side_by_side.py' '$OUT/attention-torch-cudnn.json' \
     '$OUT/torch-attention.jsonl' >'$OUT/attention-table-torch-cudnn.md'"
+  step attention-table-unified sh -c "python3 '$peers/side_by_side.py' '$OUT/attention-unified-torch-cudnn.json' \
+    '$OUT/torch-attention.jsonl' --rename impl:cudnn=impl:cudnn_unified >'$OUT/attention-table-unified.md'"
 }
 
 # The attention preset's forward shapes (llama3_8b, gpt2, gpt2_medium at b4 s1000/4096/16384 and

@@ -130,10 +130,13 @@ void UnfusedAttention::run(cudaStream_t stream) const {
 }
 
 CudnnAttention::CudnnAttention(const cudnn::CudnnHandle& handle, const AttentionInputs& inputs,
-                               const cudnn::PlanLimits& limits)
+                               const cudnn::PlanLimits& limits, SdpaForm form)
     : handle_(handle.get()), inputs_(inputs) {
+  plans_.why_none = sdpa_form_unsupported(form, SdpaMode::kInference, handle.version_number(), inputs.shape());
+  if (!plans_.why_none.empty()) return;
   try {
-    graph_ = std::make_unique<SdpaForwardGraph>(handle_, handle.version_number(), inputs.shape());
+    graph_ = std::make_unique<SdpaForwardGraph>(handle_, handle.version_number(), inputs.shape(), SdpaMode::kInference,
+                                                form);
   } catch (const cudnn::CudnnError& error) {
     if (!cudnn_declined(error)) throw;
     plans_.why_none = std::string("cuDNN cannot express this attention: ") + error.what();

@@ -75,7 +75,8 @@ class UnfusedAttention {
 class CudnnAttention {
  public:
   // runnable() is false, with cuDNN's reason, when the graph or every plan is rejected.
-  CudnnAttention(const cudnn::CudnnHandle& handle, const AttentionInputs& inputs, const cudnn::PlanLimits& limits);
+  CudnnAttention(const cudnn::CudnnHandle& handle, const AttentionInputs& inputs, const cudnn::PlanLimits& limits,
+                 SdpaForm form = SdpaForm::kDecomposed);
   bool runnable() const { return !plans_.plans.empty(); }
   const std::string& why_not_runnable() const { return plans_.why_none; }
   const std::vector<cudnn::EnginePlan>& plans() const { return plans_.plans; }

@@ -58,11 +58,11 @@ void run_unfused(gpubench::State& s, const AttentionShape& shape) {
   });
 }
 
-void run_cudnn(gpubench::State& s, const AttentionShape& shape) {
+void run_cudnn(gpubench::State& s, const AttentionShape& shape, SdpaForm form) {
   auto& handle = s.resource<gpubench::cudnn::CudnnHandle>();
   auto& workspace = s.resource<gpubench::cudnn::CudnnWorkspace>();
   const AttentionInputs inputs(shape, 0x5EED, s.stream());
-  CudnnAttention fused(handle, inputs, {kWorkspaceLimit, kCudnnCandidates, nullptr});
+  CudnnAttention fused(handle, inputs, {kWorkspaceLimit, kCudnnCandidates, nullptr}, form);
   if (!fused.runnable()) s.skip(fused.why_not_runnable());
   fused.bind(workspace.reserve(fused.largest_workspace()));
   for (std::size_t i = 0; i < fused.plans().size(); ++i)
@@ -149,13 +149,14 @@ void run_gpubench(gpubench::State& s, const AttentionShape& shape, const std::st
 void run_forward(gpubench::State& s) {
   const AttentionShape shape = shape_from_axes(s);
   const std::string& impl = s.get_str("impl");
-  if (impl != "unfused" && impl != "cudnn" && impl != "gpubench" && impl != "gpubench_fa2" && impl != "gpubench_sm90")
-    s.fail("impl must be unfused, cudnn, gpubench, gpubench_fa2 or gpubench_sm90, not '" + impl + "'");
+  if (impl != "unfused" && impl != "cudnn" && impl != "cudnn_unified" && impl != "gpubench" && impl != "gpubench_fa2" &&
+      impl != "gpubench_sm90")
+    s.fail("impl must be unfused, cudnn, cudnn_unified, gpubench, gpubench_fa2 or gpubench_sm90, not '" + impl + "'");
   skip_if_unsupported(s, shape, impl == "unfused");
   if (impl == "unfused")
     run_unfused(s, shape);
-  else if (impl == "cudnn")
-    run_cudnn(s, shape);
+  else if (impl == "cudnn" || impl == "cudnn_unified")
+    run_cudnn(s, shape, impl == "cudnn" ? SdpaForm::kDecomposed : SdpaForm::kUnified);
   else
     run_gpubench(s, shape, impl);
 }
@@ -172,13 +173,14 @@ const auto& forward =
                            "API (matmul, scale, [causal mask], softmax, matmul: the fused flash engine), inference "
                            "(no softmax statistics), tuned over at most 8 heuristic engine configurations within "
                            "256 MiB of workspace; its HBM bytes are the fused minimum (Q, K, V read once, O written "
-                           "once). impl:gpubench: our own kernel, same HBM bytes: on compute capability 9.0 its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; head dims 64, 128, 256), elsewhere the FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0, head dims 64 and 128); where both run, the two are ranked and the faster kept (the Hopper kernel unless the other is more than 2 % faster; gpubench.choice names the winner, else the note kernel says which ran). impl:gpubench_fa2 and impl:gpubench_sm90 (--config only) force one of them. The fused paths' samples are queued behind a blocking kernel and calls under the batching threshold run as CUDA graph replays of back-to-back calls, so the host's cost of a launch (cudnnBackendExecute: about 12 us) stays out of the time. flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
+                           "once). impl:gpubench: our own kernel, same HBM bytes: on compute capability 9.0 its Hopper build (kernels/flash_attention_sm90.cu: TMA loads, a producer warpgroup and two consumer warpgroups, wgmma, the softmax of one key tile under the MMAs of the next; head dims 64, 128, 256), elsewhere the FlashAttention-2-style kernel (kernels/flash_attention.cu: 128-query tiles, K and V streamed through shared memory, mma.sync, online softmax in FP32; compute capability 8.0, head dims 64 and 128); where both run, the two are ranked and the faster kept (the Hopper kernel unless the other is more than 2 % faster; gpubench.choice names the winner, else the note kernel says which ran). impl:gpubench_fa2 and impl:gpubench_sm90 (--config only) force one of them. impl:cudnn_unified (--config only): the same through cuDNN's single SDPA operation (cuDNN 9.13.1 and later, non-causal), the graph cuDNN's frontend builds for torch's SDPA where nothing masks the scores; cuDNN's engines for it may differ from the fused pattern's. The fused paths' samples are queued behind a blocking kernel and calls under the batching threshold run as CUDA graph replays of back-to-back calls, so the host's cost of a launch (cudnnBackendExecute: about 12 us) stays out of the time. flops = 4 x B x H x S^2 x D, halved when causal, for both; bandwidth_gbps is the counted bytes over the time, a traffic rate rather than a claim of HBM bandwidth (Q, K, V may stay in L2 between samples). Random inputs of "
                            "magnitude [0.25, 1) with random sign; every implementation and engine is verified on "
                            "256 query rows against an FP32 reference: |err| <= tol x sum p|v| (fp16 2^-8, bf16 "
                            "2^-5) and relative row L2 error <= 1e-2 (fp16), 5e-2 (bf16). " +
                            gpubench::power_limited_description(forward_settings()))
                        // --quick runs our kernel: attention/fused_speedup verifies the other two.
-                       .axis_str("impl", {"unfused", "cudnn", "gpubench"}, {"gpubench"}, {"gpubench_fa2", "gpubench_sm90"}),
+                       .axis_str("impl", {"unfused", "cudnn", "gpubench"}, {"gpubench"},
+                                 {"gpubench_fa2", "gpubench_sm90", "cudnn_unified"}),
                    {1000, 2048, 4096, 16384}, {4096}, {4, 16})
         // Batch 16 is the short-sequence point (S = 2048, FlashAttention-2's published shape), batch 4 the rest.
         .where([](const gpubench::Params& p) { return (p.integer("batch") == 16) == (p.integer("seq") == 2048); })

@@ -109,6 +109,17 @@ GraphParts::Tensor GraphParts::per_element(cudnnDataType_t type) {
   return tensor(next_virtual_++, {dims, packed(dims), type});
 }
 
+void GraphParts::sdpa_operation(Tensor q, Tensor k, Tensor v, Tensor o, Tensor scale) {
+  BackendDescriptor op(CUDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR);
+  op.set_descriptor(CUDNN_ATTR_OPERATION_SDPA_FWD_QDESC, *q);
+  op.set_descriptor(CUDNN_ATTR_OPERATION_SDPA_FWD_KDESC, *k);
+  op.set_descriptor(CUDNN_ATTR_OPERATION_SDPA_FWD_VDESC, *v);
+  op.set_descriptor(CUDNN_ATTR_OPERATION_SDPA_FWD_ODESC, *o);
+  op.set_descriptor(CUDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, *scale);
+  op.finalize();
+  add(std::move(op));
+}
+
 void GraphParts::matmul(Tensor a, Tensor b, Tensor c) {
   BackendDescriptor description = fp32_description(CUDNN_BACKEND_MATMUL_DESCRIPTOR, CUDNN_ATTR_MATMUL_COMP_TYPE);
   description.finalize();

@@ -68,6 +68,9 @@ class GraphParts {
   void reshape(Tensor x, Tensor y);
   // scale · Q·Kᵀ, and when causal every j > i set to -inf: the logits both passes start from.
   Tensor masked_logits(Tensor q, Tensor k_transposed);
+  // The whole forward as cuDNN's one SDPA operation (cuDNN 9.13.1 and later): Q, K, V and O as
+  // stored, the scale by value, no mask and no statistics.
+  void sdpa_operation(Tensor q, Tensor k, Tensor v, Tensor o, Tensor scale);
 
   // The finalized operation graph of every operation added.
   cudnn::BackendDescriptor graph(cudnnHandle_t handle) const;

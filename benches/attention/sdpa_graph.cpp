@@ -2,10 +2,25 @@
 
 namespace gpubench::attention {
 
+std::string sdpa_form_unsupported(SdpaForm form, SdpaMode mode, std::size_t cudnn_version, const AttentionShape& shape) {
+  if (form == SdpaForm::kDecomposed) return "";
+  if (cudnn_version < 91301)
+    return "cuDNN's SDPA operation needs cuDNN 9.13.1 or later; this one is " + std::to_string(cudnn_version);
+  // A mask on it is a subgraph or block mask of cuDNN 9.21 and later, which this graph does not build.
+  if (shape.causal) return "the SDPA operation is built here without a mask: causal attention takes impl:cudnn";
+  if (mode == SdpaMode::kTraining) return "the SDPA operation is built here for inference only";
+  return "";
+}
+
 SdpaForwardGraph::SdpaForwardGraph(cudnnHandle_t handle, std::size_t cudnn_version, const AttentionShape& shape,
-                                   SdpaMode mode)
+                                   SdpaMode mode, SdpaForm form)
     : mode_(mode), parts_(shape, cudnn_version) {
   GraphParts& g = parts_;
+  if (form == SdpaForm::kUnified) {
+    g.sdpa_operation(g.io_tensor(kQ), g.io_tensor(kK), g.io_tensor(kV), g.io_tensor(kO), g.scalar(kScale));
+    graph_ = g.graph(handle);
+    return;
+  }
   const auto* logits = g.masked_logits(g.io_tensor(kQ), g.transposed_io_tensor(kK));
   // The flash pattern computes the statistics a backward pass reads: max + log Σ exp per row.
   const auto* row_max = g.per_row();

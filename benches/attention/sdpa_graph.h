@@ -5,9 +5,13 @@
 // virtual and FP32 but P (in the input type), Q, K, V, O in B, H, S, D layout. Inference keeps
 // the softmax statistics (max + log sum per row) virtual; training writes them (B, H, S, 1, FP32)
 // for the backward pass (sdpa_backward_graph.h).
-// Built from backend descriptors present in every cuDNN 9 (the nodes carry 9.14), not from the
-// single SDPA operation newer libraries add.
+// SdpaForm::kDecomposed builds it from backend descriptors present in every cuDNN 9;
+// SdpaForm::kUnified is cuDNN's one SDPA operation (9.13.1 and later, inference without a mask),
+// the graph cuDNN's frontend gives torch's SDPA where nothing masks the scores, which cuDNN may run
+// with kernels of its own.
 #include <cudnn.h>
+
+#include <string>
 
 #include "benches/attention/attention_shape.h"
 #include "benches/attention/graph_parts.h"
@@ -22,13 +26,18 @@ struct SdpaBuffers {
 };
 
 enum class SdpaMode { kInference, kTraining };
+enum class SdpaForm { kDecomposed, kUnified };
+
+// Why cuDNN `cudnn_version` cannot run `shape` as `form` in `mode` ("" where it can).
+std::string sdpa_form_unsupported(SdpaForm form, SdpaMode mode, std::size_t cudnn_version, const AttentionShape& shape);
 
 class SdpaForwardGraph {
  public:
   // Throws cudnn::CudnnError (NOT_SUPPORTED, BAD_PARAM...) when cuDNN cannot express it here.
   // `cudnn_version`: the loaded library's (CudnnHandle::version_number()).
+  // `form` must be one sdpa_form_unsupported() allows.
   SdpaForwardGraph(cudnnHandle_t handle, std::size_t cudnn_version, const AttentionShape& shape,
-                   SdpaMode mode = SdpaMode::kInference);
+                   SdpaMode mode = SdpaMode::kInference, SdpaForm form = SdpaForm::kDecomposed);
   const cudnn::BackendDescriptor& graph() const { return graph_; }
   // The variant pack for `buffers` and a workspace of at least the chosen plan's size.
   cudnn::BackendDescriptor bind(const SdpaBuffers& buffers, void* workspace) const;
