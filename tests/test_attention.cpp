@@ -151,6 +151,20 @@ TEST(AttentionShapes, UnsupportedHeadDimensionsAreNamed) {
   EXPECT_DOUBLE_EQ(llama(1, false).softmax_scale(), 1.0 / std::sqrt(128.0));
 }
 
+TEST(AttentionShapes, CudnnsSdpaOperationIsBuiltForUnmaskedInferenceOnCudnn9131AndLater) {
+  const AttentionShape open = llama(577, false), causal = llama(577, true);
+  EXPECT_EQ(sdpa_form_unsupported(SdpaForm::kUnified, SdpaMode::kInference, 91301, open), "");
+  EXPECT_EQ(sdpa_form_unsupported(SdpaForm::kUnified, SdpaMode::kInference, 91900, open), "");
+  EXPECT_NE(sdpa_form_unsupported(SdpaForm::kUnified, SdpaMode::kInference, 91300, open).find("9.13.1"),
+            std::string::npos);
+  EXPECT_NE(sdpa_form_unsupported(SdpaForm::kUnified, SdpaMode::kInference, 91900, causal).find("impl:cudnn"),
+            std::string::npos);
+  EXPECT_NE(sdpa_form_unsupported(SdpaForm::kUnified, SdpaMode::kTraining, 91900, open), "");
+  for (const AttentionShape& shape : {open, causal})
+    for (const SdpaMode mode : {SdpaMode::kInference, SdpaMode::kTraining})
+      EXPECT_EQ(sdpa_form_unsupported(SdpaForm::kDecomposed, mode, 90000, shape), "");
+}
+
 TEST(AttentionShapes, TypesParseAndTolerancesAreTighterForFp16) {
   EXPECT_EQ(parse_element("bf16"), Element::kBf16);
   EXPECT_EQ(parse_element("fp16"), Element::kFp16);

@@ -2,7 +2,8 @@
 
 namespace gpubench::attention {
 
-std::string sdpa_form_unsupported(SdpaForm form, SdpaMode mode, std::size_t cudnn_version, const AttentionShape& shape) {
+std::string sdpa_form_unsupported(SdpaForm form, SdpaMode mode, std::size_t cudnn_version,
+                                  const AttentionShape& shape) {
   if (form == SdpaForm::kDecomposed) return "";
   if (cudnn_version < 91301)
     return "cuDNN's SDPA operation needs cuDNN 9.13.1 or later; this one is " + std::to_string(cudnn_version);

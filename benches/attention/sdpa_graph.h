@@ -29,7 +29,8 @@ enum class SdpaMode { kInference, kTraining };
 enum class SdpaForm { kDecomposed, kUnified };
 
 // Why cuDNN `cudnn_version` cannot run `shape` as `form` in `mode` ("" where it can).
-std::string sdpa_form_unsupported(SdpaForm form, SdpaMode mode, std::size_t cudnn_version, const AttentionShape& shape);
+std::string sdpa_form_unsupported(SdpaForm form, SdpaMode mode, std::size_t cudnn_version,
+                                  const AttentionShape& shape);
 
 class SdpaForwardGraph {
  public:
