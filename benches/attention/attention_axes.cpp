@@ -29,7 +29,6 @@ Family& add_shape_axes(Family& family, std::vector<std::int64_t> seq, std::vecto
 
 FamilySettings forward_settings() {
   FamilySettings settings{300.0, 1.0, {}};
-  settings.min_time_s = 0.1;
   settings.rest_s = 0.0;
   return power_limited(settings);
 }

@@ -19,8 +19,9 @@ Family& add_shape_axes(Family& family, std::vector<std::int64_t> seq, std::vecto
                        std::int64_t head_dim = 0);
 
 // The settings of the forward families: 300 s a benchmark, sampling up to 1 s, as a family that
-// loads the GPU to its power limit (power_limited: samples after a settle, over at least 0.1 s,
-// no rest after tune's ranking, as conv's). A long sequence's forward holds an H200 at its power
+// loads the GPU to its power limit (power_limited: samples after 0.15 s of load, over at least
+// 0.2 s, as DESIGN.md's measurement rules have compute figures; no rest after tune's ranking, as
+// conv's). A long sequence's forward holds an H200 at its power
 // cap as a GEMM does; unsettled, a figure measured after a ranking ran at the clock the ranking's
 // load left (on an H200, 9 % under its own ranked median for calls of 250 us and more) and one
 // measured without a ranking at the boost clock.
