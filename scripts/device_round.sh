@@ -147,30 +147,25 @@ conv_peer() {
 # 1,8,32; fp16 and bf16) on torch's cuDNN, then the non-causal ones through cuDNN's SDPA operation
 # (impl:cudnn_unified), beside torch's cuDNN backend on the same shapes.
 attention_peer() {
-  local torch_cudnn batches=${ATTENTION_BATCHES:-1,8,32}
+  local torch_cudnn batches=${ATTENTION_BATCHES:-1,8,32} example=$root/configs/examples/attention_odd_lengths.json
   torch_cudnn=$(torch_cudnn_dir)
-  step attention-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
-    --config "$root/configs/examples/attention_odd_lengths.json" \
+  step attention-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" --config "$example" \
     --filter "attention/forward/impl:cudnn/.*/batch:(${batches//,/|})/" --out "$OUT/attention-torch-cudnn.json"
-  cat >"$OUT/attention-unified.json" <<JSON
-{
-  "suites": ["attention"],
-  "filter": "attention/forward/",
-  "families": {
-    "attention/forward": {"impl": ["cudnn_unified"], "type": ["fp16", "bf16"],
-                          "model": ["gpt2", "llama3_8b", "phi3_mini", "gemma_7b"], "batch": [${batches}],
-                          "seq": [77, 577, 1500, 3000], "causal": [0]}
-  }
-}
-JSON
+  # The example's models and lengths, at these batches, not causal, through the SDPA operation.
+  python3 - "$example" "$batches" >"$OUT/attention-unified.json" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+forward = config["families"]["attention/forward"]
+forward.update(impl=["cudnn_unified"], causal=[0], batch=[int(b) for b in sys.argv[2].split(",")])
+print(json.dumps({"suites": ["attention"], "filter": "attention/forward/", "families": {"attention/forward": forward}}))
+PY
   step attention-unified-torch-cudnn env LD_LIBRARY_PATH="$torch_cudnn" "$GPUBENCH" \
     --config "$OUT/attention-unified.json" --out "$OUT/attention-unified-torch-cudnn.json"
-  local cases="" model batch seq
-  for model in gpt2 llama3_8b phi3_mini gemma_7b; do
-    for batch in ${batches//,/ }; do
-      for seq in 77 577 1500 3000; do cases+="${cases:+,}$model:$batch:$seq"; done
-    done
-  done
+  local cases
+  cases=$(python3 -c 'import json, sys
+forward = json.load(open(sys.argv[1]))["families"]["attention/forward"]
+print(",".join(f"{m}:{b}:{s}" for m in forward["model"] for b in sys.argv[2].split(",") for s in forward["seq"]))' \
+    "$example" "$batches")
   step torch-attention sh -c "python3 '$peers/torch_attention.py' --cases $cases --types fp16,bf16 --impls cudnn \
     --backward '' >'$OUT/torch-attention.jsonl'"
   step attention-table-torch-cudnn sh -c "python3 '$peers/side_by_side.py' '$OUT/attention-torch-cudnn.json' \

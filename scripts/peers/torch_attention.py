@@ -14,8 +14,8 @@ attention/forward_backward: unheld CUDA-event-timed runs after a warm-up. The me
 as time_us and as tflops with gpubench's flop count (4 x B x H x S^2 x D, halved when causal;
 forward + backward 3.5 x forward, the backward being 2.5 x). The forward runs under
 torch.no_grad(), so that cuDNN runs its inference graph (no softmax statistics), as gpubench's
-attention/forward does. The FLASH_ATTENTION lines carry impl:torch_flash, which no gpubench benchmark has: they are the
-reference point, not a comparison (gpubench's own kernel, impl:gpubench, is measured against them;
+attention/forward does. The FLASH_ATTENTION lines carry impl:torch_flash, which no gpubench
+benchmark has: they are the reference point, not a comparison (gpubench's own kernel, impl:gpubench, is measured against them;
 issue 16's shapes are --cases llama3_8b:4:4096,gpt2_medium:16:2048). The forward_backward line
 (forward with autograd, so that cuDNN writes its softmax statistics, then backward with a random
 dO) pairs with gpubench's attention/forward_backward, one training step of the layer.
