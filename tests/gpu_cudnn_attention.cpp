@@ -36,26 +36,24 @@ class GpuCudnnAttention : public ::testing::Test {
   GpuCudnnAttention() : instance_(gpu_attention_family.expand(ExpandOptions{}).at(0)) {
     if (testing::gpu_present()) context_ = capture_context();
   }
-  // Every plan of `form` for `shape` against the reference; false where the form declines the
-  // shape on this cuDNN (sdpa_form_unsupported), which the caller expects or not.
-  bool expect_plans_verify(const AttentionShape& shape, SdpaForm form) {
+  // Every plan of `form` for `shape` against the reference, or, where the form declines the shape
+  // on this cuDNN (sdpa_form_unsupported), no plan at all.
+  void expect_plans_verify(const AttentionShape& shape, SdpaForm form) {
     const cudnn::CudnnHandle handle(0);
     State s(instance_, settings_, context_);
     const AttentionInputs inputs(shape, 0x5EED, s.stream());
     CudnnAttention fused(handle, inputs, {std::int64_t{256} << 20, 8, nullptr}, form);
     if (!sdpa_form_unsupported(form, SdpaMode::kInference, handle.version_number(), shape).empty()) {
       EXPECT_FALSE(fused.runnable());
-      return false;
+      return;
     }
-    EXPECT_TRUE(fused.runnable()) << fused.why_not_runnable();
-    if (!fused.runnable()) return false;
+    ASSERT_TRUE(fused.runnable()) << fused.why_not_runnable();
     DeviceBuffer workspace(static_cast<std::size_t>(std::max<std::int64_t>(fused.largest_workspace(), 1)));
     fused.bind(workspace.get());
     for (std::size_t i = 0; i < fused.plans().size(); ++i)
       inputs.verify(s, fused.plans()[i].choice.label(), [&](cudaStream_t stream) { fused.run(i, stream); }, s.stream());
     const BenchResult r = s.finish();
     EXPECT_TRUE(r.verified) << r.error;
-    return true;
   }
   Instance instance_;
   RunSettings settings_;
