@@ -178,8 +178,10 @@ GraphParts::Tensor GraphParts::masked_logits(Tensor q, Tensor k_transposed) {
   const auto* scaled = scores();
   pointwise(CUDNN_POINTWISE_MUL, {raw, scalar(kScale)}, scaled);
   if (!shape_.causal) return scaled;
-  const auto* row = scores();
-  const auto* column = scores();
+  // Integer indices, as cuDNN's frontend writes a causal mask (the graph torch's SDPA gives cuDNN
+  // 9.19, logged on an H100 on 2026-12-07), so that both are the same graph to cuDNN's heuristics.
+  const auto* row = scores(CUDNN_DATA_INT32);
+  const auto* column = scores(CUDNN_DATA_INT32);
   const auto* keep_mask = scores(CUDNN_DATA_BOOLEAN);
   const auto* masked = scores();
   pointwise(CUDNN_POINTWISE_GEN_INDEX, {scaled, nullptr, nullptr, 2}, row);
