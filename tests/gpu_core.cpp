@@ -4,14 +4,18 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <ctime>
 
 #include <chrono>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "harness/core/blocking_kernel.h"
+#include "harness/core/captured_graph.h"
 #include "harness/core/cuda_check.h"
 #include "harness/core/state.h"
 #include "harness/core/streams.h"
@@ -76,6 +80,40 @@ TEST(GpuCore, HeldRegionSpansSeveralDevices) {
   GPUBENCH_REQUIRE_GPU();
   if (gpu_count() < 2) GTEST_SKIP() << "needs 2 GPUs";
   expect_lanes_run_together({{0, nullptr}, {1, nullptr}});
+}
+
+// The most launches (of `nodes` graph nodes each, 0 for plain kernel launches) among 256, 512,
+// ... 8192 that queue behind a blocker without the host waiting for the GPU; the first count
+// that waits (the blocker times out) ends the search.
+int launches_queued_behind_a_hold(int nodes) {
+  const OwnedStream capture;
+  const CapturedGraph graph(capture.get(), std::max(nodes, 1), [](cudaStream_t s) { kernels::launch_spin_for_ns(0, s); });
+  int fits = 0;
+  for (int count = 256; count <= 8192; count *= 2) {
+    StreamBlocker blocker(0.5);
+    const OwnedStream stream;
+    blocker.block(stream.get());
+    for (int i = 0; i < count / std::max(nodes, 1); ++i)
+      if (nodes == 0)
+        kernels::launch_spin_for_ns(0, stream.get());
+      else
+        graph.launch(stream.get());
+    blocker.release();
+    GPUBENCH_CUDA(cudaStreamSynchronize(stream.get()));
+    if (blocker.timed_out()) break;
+    fits = count;
+  }
+  return fits;
+}
+
+TEST(GpuCore, TheLaunchQueueTakesTwiceWhatOneHoldQueues) {
+  GPUBENCH_REQUIRE_GPU();
+  for (const int nodes : {0, 1, 32}) {
+    const int fits = launches_queued_behind_a_hold(nodes);
+    std::printf("behind a hold, %d launches queued without waiting (%s)\n", fits,
+                nodes == 0 ? "kernels" : (std::to_string(nodes) + "-node graphs").c_str());
+    EXPECT_GE(fits, 2 * kMaxLaunchesPerHold) << nodes << "-node graphs (0: kernels)";
+  }
 }
 
 const Family& gpu_core_family = family("unittest/gpu_core").axis_str("case", {"a"}).hidden().run([](State&) {});
@@ -241,6 +279,20 @@ TEST_F(GpuCoreState, AMeasurementsHeldSamplesAreTakenSixteenPerHold) {
   EXPECT_GT(h.notes.at("busy_pct").get<double>(), 98.0);
   EXPECT_LE(h.notes.at("busy_pct").get<double>(), 100.0);
   EXPECT_NEAR(h.metrics.at("time_us").summary().median, 1000, 20);
+}
+
+TEST_F(GpuCoreState, HeldGraphsOfAShortCallFitTheLaunchQueue) {
+  GPUBENCH_REQUIRE_GPU();
+  settings_.settle_s = 0.02;  // batched from back-to-back calls: a 1 us call makes 100 a graph or more
+  State held(instance_, settings_, context_);
+  held.queue_samples_behind_blocker();
+  held.measure([](cudaStream_t stream) { kernels::launch_spin_for_ns(1000, stream); }, Batching::kGraph);
+  held.verify(true, "ran");
+  const BenchResult h = held.finish();
+  ASSERT_EQ(h.status, Status::kOk) << h.error;
+  EXPECT_EQ(h.notes.at("batching"), "graph");
+  EXPECT_LE(h.ops_per_sample, kMaxLaunchesPerHold - 2);
+  EXPECT_GE(h.metrics.at("time_us").summary().median, 0.9);
 }
 
 TEST_F(GpuCoreState, AHeldCallThatThrowsReleasesTheStream) {

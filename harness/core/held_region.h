@@ -22,6 +22,13 @@
 
 namespace gpubench {
 
+// The most launches (kernels, graph nodes, event records) that may wait behind one hold. The
+// device's launch queue is finite: once it is full the host's next launch waits for the GPU,
+// which waits behind the blocker, and the sample fails at the blocker's timeout. cuDNN's
+// attention, held 16 graphs of about 33 calls at a time, did so on an H100 (2026-12-07); held
+// 16 of about 31, it did not.
+inline constexpr int kMaxLaunchesPerHold = 256;
+
 enum class Hold {
   // Behind the blocking kernel, released together: for work whose enqueue never waits for the
   // device (kernels, copies between pinned and device memory, peer copies with access enabled).

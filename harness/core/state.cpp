@@ -211,6 +211,15 @@ State::Batched State::in_batches(const std::function<void(cudaStream_t)>& op, in
                                          : "stream";
   if (ops > 1 && batching == Batching::kGraph) {
     auto batch = std::make_shared<CapturedGraph>(stream(), ops, op);
+    if (held_) {
+      // A held sample is the graph's nodes and its two events: the hold takes as many as fit.
+      const int launches = static_cast<int>(batch->nodes()) + 2;
+      if (launches > kMaxLaunchesPerHold) {
+        b.ops = std::max(1, ops * (kMaxLaunchesPerHold - 2) / (launches - 2));
+        batch = std::make_shared<CapturedGraph>(stream(), b.ops, op);
+      }
+      held_depth = std::clamp(kMaxLaunchesPerHold / (static_cast<int>(batch->nodes()) + 2), 1, held_depth);
+    }
     auto replay = std::make_shared<std::function<void(cudaStream_t)>>([batch](cudaStream_t s) { batch->launch(s); });
     b.sample = [replay, sample = event_sample(*replay, 1, events, held_depth, &b.pending)] { return sample(); };
   } else {
