@@ -106,13 +106,15 @@ int launches_queued_behind_a_hold(int nodes) {
   return fits;
 }
 
-TEST(GpuCore, TheLaunchQueueTakesTwiceWhatOneHoldQueues) {
+// Prints how much the launch queue takes behind a hold on this card (docs/measurement.md); the
+// launch suite's back-to-back figure queues 256 kernels behind one.
+TEST(GpuCore, TheLaunchQueueTakes256LaunchesBehindAHold) {
   GPUBENCH_REQUIRE_GPU();
   for (const int nodes : {0, 1, 32}) {
     const int fits = launches_queued_behind_a_hold(nodes);
     std::printf("behind a hold, %d launches queued without waiting (%s)\n", fits,
                 nodes == 0 ? "kernels" : (std::to_string(nodes) + "-node graphs").c_str());
-    EXPECT_GE(fits, 2 * kMaxLaunchesPerHold) << nodes << "-node graphs (0: kernels)";
+    EXPECT_GE(fits, 256) << nodes << "-node graphs (0: kernels)";
   }
 }
 
@@ -281,7 +283,7 @@ TEST_F(GpuCoreState, AMeasurementsHeldSamplesAreTakenSixteenPerHold) {
   EXPECT_NEAR(h.metrics.at("time_us").summary().median, 1000, 20);
 }
 
-TEST_F(GpuCoreState, HeldGraphsOfAShortCallFitTheLaunchQueue) {
+TEST_F(GpuCoreState, HeldGraphsOfAShortCallAreMeasured) {
   GPUBENCH_REQUIRE_GPU();
   settings_.settle_s = 0.02;  // batched from back-to-back calls: a 1 us call makes 100 a graph or more
   State held(instance_, settings_, context_);
@@ -291,8 +293,31 @@ TEST_F(GpuCoreState, HeldGraphsOfAShortCallFitTheLaunchQueue) {
   const BenchResult h = held.finish();
   ASSERT_EQ(h.status, Status::kOk) << h.error;
   EXPECT_EQ(h.notes.at("batching"), "graph");
-  EXPECT_LE(h.ops_per_sample, kMaxLaunchesPerHold - 2);
   EXPECT_GE(h.metrics.at("time_us").summary().median, 0.9);
+  EXPECT_LT(h.metrics.at("time_us").summary().median, 2.0);
+}
+
+TEST_F(GpuCoreState, HeldSamplesWhoseQueueingWaitsForTheGpuAreTakenUnheld) {
+  GPUBENCH_REQUIRE_GPU();
+  // 30 us of GPU work, then a copy to pageable memory, which returns only once the stream has
+  // run it: queued behind the blocker, it waits for the blocker's timeout.
+  const DeviceBuffer device_word(sizeof(int));
+  const auto waits_for_the_gpu = [&](cudaStream_t st) {
+    kernels::launch_spin_for_ns(30000, st);
+    int host_word = 0;
+    GPUBENCH_CUDA(cudaMemcpyAsync(&host_word, device_word.get(), sizeof(int), cudaMemcpyDeviceToHost, st));
+  };
+  State held(instance_, settings_, context_);
+  held.queue_samples_behind_blocker();
+  const auto start = std::chrono::steady_clock::now();
+  held.measure(waits_for_the_gpu);
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  held.verify(true, "ran");
+  const BenchResult h = held.finish();
+  ASSERT_EQ(h.status, Status::kOk) << h.error;
+  EXPECT_TRUE(h.notes.contains("hold"));
+  EXPECT_GE(h.metrics.at("time_us").summary().median, 29);
+  EXPECT_LT(elapsed_s, 4.0);  // one timeout of a second at most per depth: 16, then 1
 }
 
 TEST_F(GpuCoreState, AHeldCallThatThrowsReleasesTheStream) {

@@ -88,4 +88,6 @@ void StreamBlocker::release() {
 
 bool StreamBlocker::timed_out() const { return *expired_ != 0; }
 
+void StreamBlocker::forget_timeout() { *expired_ = 0; }
+
 }  // namespace gpubench

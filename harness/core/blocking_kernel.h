@@ -32,8 +32,10 @@ class StreamBlocker {
   // between two releases is released at once.
   void block(cudaStream_t stream);
   void release();
-  // Whether any blocker of this object gave up before its release (sticky).
+  // Whether any blocker of this object gave up before its release (sticky until forget_timeout()).
   bool timed_out() const;
+  // Clears timed_out(); only once every blocker launched so far has finished.
+  void forget_timeout();
   double timeout_s() const { return static_cast<double>(timeout_ns_) * 1e-9; }
 
  private:

@@ -167,11 +167,11 @@ std::vector<double> HeldRegion::run_queued(int count, const Enqueue& untimed, co
   return seconds;
 }
 
-void HeldRegion::throw_if_timed_out() const {
-  if (blocker_.timed_out())
-    throw std::runtime_error("a stream blocker timed out after " + std::to_string(blocker_.timeout_s()) +
-                             " s: queueing the sample did not finish behind it (work that waits on the host must "
-                             "not be held)");
+void HeldRegion::throw_if_timed_out() {
+  if (!blocker_.timed_out()) return;
+  blocker_.forget_timeout();  // every blocker has finished: the region's next hold starts afresh
+  throw HoldTimedOut("a stream blocker timed out after " + std::to_string(blocker_.timeout_s()) +
+                     " s: queueing the sample did not finish behind it (work that waits on the host must not be held)");
 }
 
 }  // namespace gpubench

@@ -15,19 +15,13 @@
 
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "harness/core/blocking_kernel.h"
 #include "harness/core/streams.h"
 
 namespace gpubench {
-
-// The most launches (kernels, graph nodes, event records) that may wait behind one hold. The
-// device's launch queue is finite: once it is full the host's next launch waits for the GPU,
-// which waits behind the blocker, and the sample fails at the blocker's timeout. cuDNN's
-// attention, held 16 graphs of about 33 calls at a time, did so on an H100 (2026-12-07); held
-// 16 of about 31, it did not.
-inline constexpr int kMaxLaunchesPerHold = 256;
 
 enum class Hold {
   // Behind the blocking kernel, released together: for work whose enqueue never waits for the
@@ -42,6 +36,14 @@ enum class Hold {
 struct RegionLane {
   int device = 0;                  // the GPU whose stream runs this lane
   cudaStream_t stream = nullptr;   // null: a stream of the region's own
+};
+
+// A blocker gave up before the host finished queueing behind it: the queueing waited for the GPU
+// (a launch queue that filled up, a call that synchronises). The GPU then ran the queued work
+// as it came, so the samples of that hold are not held samples.
+class HoldTimedOut : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 class HeldRegion {
@@ -60,8 +62,7 @@ class HeldRegion {
   };
   // One sample: `untimed` (may be empty) runs before the start events, `timed` between them.
   // `blocked` false runs it without the blocker whatever the hold (a first, loading pass).
-  // Throws what the work throws (every lane released) or when a blocker timed out: queueing the
-  // sample did not finish behind it.
+  // Throws what the work throws (every lane released), or HoldTimedOut.
   Times run(const Enqueue& untimed, const Enqueue& timed, bool blocked = true);
   // `count` samples of a one-lane blocked region queued behind one hold, each `untimed` then
   // `timed` between its own events; the seconds of each, in order. Throws as run() does.
@@ -75,7 +76,7 @@ class HeldRegion {
     cudaEvent_t start = nullptr, end = nullptr;
   };
   void queue_timed(const Enqueue& timed, Times& times);
-  void throw_if_timed_out() const;
+  void throw_if_timed_out();
 
   struct Lane {
     int device = 0;

@@ -29,7 +29,9 @@ constexpr double kBatchProbeBelow = 5;
 // A measurement's held samples are enqueued behind one hold of the blocker until they span about
 // this long, so that the host's synchronisation idles the GPU for well under 1 % of the time.
 constexpr double kHeldPipelineSpanS = 0.02;
-constexpr int kMaxHeldPipeline = 16;
+// Queueing 16 held samples takes well under a millisecond; one that waits this long is waiting
+// for the GPU behind the blocker.
+constexpr double kHeldQueueingTimeoutS = 1.0;
 
 // `together`, in node mode: passes the node's barrier with whether this GPU's rule wants another
 // sample, and says whether any GPU does.
@@ -150,7 +152,8 @@ int State::batch_for(double op_s) const {
 
 void State::queue_samples_behind_blocker() {
   if (measured_) throw std::logic_error("queue_samples_behind_blocker() after the measured region");
-  held_ = std::make_unique<HeldRegion>(std::vector<RegionLane>{{device(), stream()}}, Hold::kBlocked);
+  held_ = std::make_unique<HeldRegion>(std::vector<RegionLane>{{device(), stream()}}, Hold::kBlocked,
+                                       kHeldQueueingTimeoutS);
 }
 
 std::function<double()> State::event_sample(const std::function<void(cudaStream_t)>& op, int ops,
@@ -167,12 +170,22 @@ std::function<double()> State::event_sample(const std::function<void(cudaStream_
   auto ready = std::make_shared<std::deque<double>>();
   if (pending && held) *pending = [ready] { return ready->size(); };
   return [this, &op, ops, &events, s, setup, held, held_depth, ready, first = true]() mutable {
-    if (held && !first) {
-      if (ready->empty()) {
-        const auto taken = held_->run_queued(held_depth, [&](std::size_t, cudaStream_t st) { setup(st); },
+    while (held && held_depth_limit_ > 0 && !first && ready->empty()) {
+      const int depth = std::min(held_depth, held_depth_limit_);
+      try {
+        const auto taken = held_->run_queued(depth, [&](std::size_t, cudaStream_t st) { setup(st); },
                                              [&](std::size_t, cudaStream_t st) { op(st); });
         ready->assign(taken.begin(), taken.end());
+      } catch (const HoldTimedOut&) {
+        // Queueing waited for the GPU (cuDNN's attention, 16 graphs of 6 us calls a hold, did on
+        // an H100): the hold's samples ran as they were queued and are dropped. From now on one
+        // sample a hold, and none where even one waits.
+        held_depth_limit_ = depth > 1 ? 1 : 0;
+        if (held_depth_limit_ == 0)
+          result_.notes["hold"] = "given up: queueing one sample behind the blocking kernel waited for the GPU";
       }
+    }
+    if (!ready->empty()) {
       const double seconds = ready->front();
       ready->pop_front();
       return seconds;
@@ -211,15 +224,6 @@ State::Batched State::in_batches(const std::function<void(cudaStream_t)>& op, in
                                          : "stream";
   if (ops > 1 && batching == Batching::kGraph) {
     auto batch = std::make_shared<CapturedGraph>(stream(), ops, op);
-    if (held_) {
-      // A held sample is the graph's nodes and its two events: the hold takes as many as fit.
-      const int launches = static_cast<int>(batch->nodes()) + 2;
-      if (launches > kMaxLaunchesPerHold) {
-        b.ops = std::max(1, ops * (kMaxLaunchesPerHold - 2) / (launches - 2));
-        batch = std::make_shared<CapturedGraph>(stream(), b.ops, op);
-      }
-      held_depth = std::clamp(kMaxLaunchesPerHold / (static_cast<int>(batch->nodes()) + 2), 1, held_depth);
-    }
     auto replay = std::make_shared<std::function<void(cudaStream_t)>>([batch](cudaStream_t s) { batch->launch(s); });
     b.sample = [replay, sample = event_sample(*replay, 1, events, held_depth, &b.pending)] { return sample(); };
   } else {
@@ -243,7 +247,7 @@ State::Batched State::batched(const std::function<void(cudaStream_t)>& op, Batch
   // A tune candidate's samples are held one at a time: its ranking interleaves candidates sample
   // by sample.
   const int ops = batch_for(op_s);
-  const int held_depth = brief ? 1 : batch_size(ops * op_s, kHeldPipelineSpanS, kMaxHeldPipeline);
+  const int held_depth = brief ? 1 : batch_size(ops * op_s, kHeldPipelineSpanS, held_depth_limit_);
   Batched b = in_batches(op, ops, batching, events, held_depth);
   if (!brief && (b.ops > 1 || held_))
     warm_up(b.sample);
