@@ -294,7 +294,7 @@ TEST_F(GpuCoreState, HeldGraphsOfAShortCallAreMeasured) {
   ASSERT_EQ(h.status, Status::kOk) << h.error;
   EXPECT_EQ(h.notes.at("batching"), "graph");
   EXPECT_GE(h.metrics.at("time_us").summary().median, 0.9);
-  EXPECT_LT(h.metrics.at("time_us").summary().median, 2.0);
+  EXPECT_LT(h.metrics.at("time_us").summary().median, 3.0);  // a graph node adds under a microsecond
 }
 
 TEST_F(GpuCoreState, HeldSamplesWhoseQueueingWaitsForTheGpuAreTakenUnheld) {

@@ -6,6 +6,7 @@
 #include <deque>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "harness/core/batching.h"
@@ -181,8 +182,9 @@ std::function<double()> State::event_sample(const std::function<void(cudaStream_
         // an H100): the hold's samples ran as they were queued and are dropped. From now on one
         // sample a hold, and none where even one waits.
         held_depth_limit_ = depth > 1 ? 1 : 0;
-        if (held_depth_limit_ == 0)
-          result_.notes["hold"] = "given up: queueing one sample behind the blocking kernel waited for the GPU";
+        result_.notes["hold"] = held_depth_limit_ == 1
+                                    ? "one sample a hold: queueing " + std::to_string(depth) + " waited for the GPU"
+                                    : "given up: queueing one sample behind the blocking kernel waited for the GPU";
       }
     }
     if (!ready->empty()) {
