@@ -1,6 +1,7 @@
 // GPU tests of the core measurement primitives (ctest label `gpu`): the blocking kernel's hold and
 // its timeout, the L2 flush between samples, the timed region over several streams and devices,
-// tune on a trivial kernel and the device-side allclose. Without a GPU every test here skips.
+// tune on a trivial kernel, how much queues behind a hold and what a hold that waits for the GPU
+// does, and the device-side allclose. Without a GPU every test here skips.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
