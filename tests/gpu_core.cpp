@@ -88,7 +88,8 @@ TEST(GpuCore, HeldRegionSpansSeveralDevices) {
 // that waits (the blocker times out) ends the search.
 int launches_queued_behind_a_hold(int nodes) {
   const OwnedStream capture;
-  const CapturedGraph graph(capture.get(), std::max(nodes, 1), [](cudaStream_t s) { kernels::launch_spin_for_ns(0, s); });
+  const CapturedGraph graph(capture.get(), std::max(nodes, 1),
+                            [](cudaStream_t s) { kernels::launch_spin_for_ns(0, s); });
   int fits = 0;
   for (int count = 256; count <= 8192; count *= 2) {
     StreamBlocker blocker(0.5);
@@ -318,7 +319,7 @@ TEST_F(GpuCoreState, HeldSamplesWhoseQueueingWaitsForTheGpuAreTakenUnheld) {
   ASSERT_EQ(h.status, Status::kOk) << h.error;
   EXPECT_TRUE(h.notes.contains("hold"));
   EXPECT_GE(h.metrics.at("time_us").summary().median, 29);
-  EXPECT_LT(elapsed_s, 4.0);  // one timeout of a second at most per depth: 16, then 1
+  EXPECT_LT(elapsed_s, 3.0);  // one timeout of a second: the warm-up's first held sample gives the hold up
 }
 
 TEST_F(GpuCoreState, AHeldCallThatThrowsReleasesTheStream) {

@@ -178,7 +178,7 @@ std::function<double()> State::event_sample(const std::function<void(cudaStream_
                                              [&](std::size_t, cudaStream_t st) { op(st); });
         ready->assign(taken.begin(), taken.end());
       } catch (const HoldTimedOut&) {
-        // Queueing waited for the GPU (cuDNN's attention, 16 graphs of 6 us calls a hold, did on
+        // Queueing waited for the GPU (cuDNN's attention, 16 graphs of 3-4 us calls a hold, did on
         // an H100): the hold's samples ran as they were queued and are dropped. From now on one
         // sample a hold, and none where even one waits.
         held_depth_limit_ = depth > 1 ? 1 : 0;
