@@ -258,9 +258,10 @@ class State {
   NodeLane node_;
   bool flush_l2_ = false;
   std::unique_ptr<HeldRegion> held_;  // queue_samples_behind_blocker(): the worker stream, held
-  // The most samples one hold queues: lowered to 1, then 0 (none held), each time queueing
-  // behind the blocker waited for the GPU.
-  int held_depth_limit_ = 16;
+  // The most samples one hold queues: kMaxHeldPerHold, lowered to 1, then 0 (none held), each
+  // time queueing behind the blocker waited for the GPU.
+  static constexpr int kMaxHeldPerHold = 16;
+  int held_depth_limit_ = kMaxHeldPerHold;
   BenchResult result_;
 };
 
