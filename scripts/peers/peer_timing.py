@@ -23,19 +23,22 @@ WARMUP_S, BATCH_BELOW_S, BATCH_TARGET_S = 0.02, 20e-6, 200e-6
 LEAD_IN_MARGIN = 1.25
 
 
-def add_case_arguments(parser, warmup_s=None):
-    """--filter, --samples, --device and (for peers timed with time_op) --warmup, spelled alike in every peer."""
+def add_case_arguments(parser, warmup_s=None, min_time_s=MIN_TIME_S):
+    """--filter, --samples, --min-time, --device and (for peers timed with time_op) --warmup, spelled alike in
+    every peer; min_time_s is the family's own minimum where it sets one (conv's 0.1 s)."""
     parser.add_argument("--filter", default="", help="regular expression a name must match (re.search, as gpubench's --filter)")
     if warmup_s is not None:
         parser.add_argument("--warmup", type=float, default=warmup_s, help="seconds of warm-up per case")
     parser.add_argument("--samples", type=int, default=30)
+    parser.add_argument("--min-time", type=float, default=min_time_s,
+                        help="seconds a power-limited case's samples span at least (gpubench's --min-time)")
     parser.add_argument("--device", type=int, default=0)
 
 
 def start_device(args, script):
     """Checks the case options and selects --device: 0, or the exit code after one line on stderr."""
-    if args.samples < 1 or getattr(args, "warmup", 0) < 0:
-        print(f"{script}: --samples must be positive, --warmup not negative", file=sys.stderr)
+    if args.samples < 1 or getattr(args, "warmup", 0) < 0 or args.min_time <= 0:
+        print(f"{script}: --samples and --min-time must be positive, --warmup not negative", file=sys.stderr)
         return 2
     if not torch.cuda.is_available():
         print(f"{script}: no CUDA device", file=sys.stderr)
@@ -149,10 +152,12 @@ def lead_in_cycles(run, start, clock):
 PIPELINE_SPAN_S, PIPELINE_DEPTH = 0.02, 16
 
 
-def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S):
+def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S,
+                       min_time_s=MIN_TIME_S):
     """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
-    at least `samples` samples spanning at least MIN_TIME_S. {seconds: the median per call, p10_s and
+    at least `samples` samples spanning at least min_time_s. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
+    halves_s: the medians of the first and the second half of the samples,
     samples, sm_clock_mhz: read after the samples, gpu_busy_pct: the samples' share of the wall time
     they were taken in}. Ops under batch_below_s run in graphs of about batch_target_s (the family's
     batching in gpubench). `queue`, for the families gpubench queues behind its blocking kernel:
@@ -214,11 +219,13 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
         sample(run)
     times = []
     sampling_start = time.perf_counter()
-    while len(times) < samples or sum(times) < MIN_TIME_S:
+    while len(times) < samples or sum(times) < min_time_s:
         times += sample(run)
     busy_pct = 100 * sum(times) / (time.perf_counter() - sampling_start)
     deciles = statistics.quantiles(times, n=10)
+    half = len(times) // 2  # a trend across the samples (a power-capped clock still moving) shows as halves apart
     return {"seconds": statistics.median(times) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
+            "halves_s": [statistics.median(times[:half] or times) / calls, statistics.median(times[half:]) / calls],
             "samples": len(times), "sm_clock_mhz": clock.mhz(), "temp_c": clock.temperature_c(), "lead_in_cycles": spin_cycles,
             "gpu_busy_pct": busy_pct, "queue": queue or "none"}
 
@@ -227,7 +234,8 @@ def power_limited_fields(timing, flops):
     """The JSON fields of a time_power_limited result: time_us and tflops as gpubench's, the spread
     of time_us, the clock."""
     fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12,
-              "time_us_p10": timing["p10_s"] * 1e6, "time_us_p90": timing["p90_s"] * 1e6, "samples": timing["samples"]}
+              "time_us_p10": timing["p10_s"] * 1e6, "time_us_p90": timing["p90_s"] * 1e6,
+              "time_us_halves": [seconds * 1e6 for seconds in timing["halves_s"]], "samples": timing["samples"]}
     for key in ("sm_clock_mhz", "temp_c"):
         if timing[key] is not None:
             fields[key] = timing[key]

@@ -88,7 +88,7 @@ def run_case(name, layer, n, precision, layout, pass_name, args):
             op = lambda: backward([True, False, False])
         else:
             op = lambda: backward([False, True, False])
-        timing = time_power_limited(op, args.samples, args.clock)
+        timing = time_power_limited(op, args.samples, args.clock, min_time_s=args.min_time)
     return {**peer_line(name), **power_limited_fields(timing, flops(layer, n))}
 
 
@@ -102,7 +102,7 @@ def main():
     parser.add_argument("--layouts", default="nhwc")
     parser.add_argument("--passes", default="forward,backward_data,backward_filter")
     parser.add_argument("--all-backward", action="store_true", help="gradients of every layer, not only the 3x3 ones")
-    add_case_arguments(parser)
+    add_case_arguments(parser, min_time_s=0.1)  # conv_settings' minimum (benches/conv/conv_axes.cpp)
     args = parser.parse_args()
     if args.n < 1:
         print("torch_conv.py: --n must be positive", file=sys.stderr)
