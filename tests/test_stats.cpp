@@ -2,6 +2,7 @@
 // synthetic sample streams fed to should_stop() the way State's sample loop feeds it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -284,6 +285,69 @@ TEST(StopRule, NoisyStartThatSettlesStopsOnceTheMedianIsStable) {
   EXPECT_EQ(o.reason, StopReason::kNoiseReached);
   EXPECT_GT(o.samples, 10);
   EXPECT_LT(o.samples, 100);
+}
+
+TEST(HalvesApart, KnownValuesAndDegenerateInputs) {
+  EXPECT_DOUBLE_EQ(halves_apart_pct({1, 1, 1, 1}), 0);
+  // halves' medians 1.0 and 1.1, the median of all 1.05
+  EXPECT_NEAR(halves_apart_pct({1, 1, 1.1, 1.1}), 100 * 0.1 / 1.05, 1e-9);
+  EXPECT_DOUBLE_EQ(halves_apart_pct({1, 2, 3}), 0);  // too few to have halves
+  EXPECT_TRUE(std::isnan(halves_apart_pct({1, 1, NAN, 1})));
+  EXPECT_DOUBLE_EQ(halves_apart_pct({0, 0, 0, 0}), 0);
+  EXPECT_TRUE(std::isinf(halves_apart_pct({-1, 0, 0, 1})));
+}
+
+// 9.6 ms for 12 samples, then falling to 8.9 ms, with a quiet spread: the median's noise reads
+// under 0.5 % long before the rate stops moving (an H100's attention call of batch 32 and 3000
+// tokens after its plans' ranking, 2026-12-07).
+double recovering(int i) {
+  return 1e-3 * (i < 12 ? 9.6 : std::max(8.9, 9.6 - 0.06 * (i - 12))) * (1 + (i % 3 - 1) * 1e-4);
+}
+
+StopRule power_limited_rule() {
+  StopRule rule;
+  rule.min_time_s = 0.2;
+  rule.max_time_s = 1e9;
+  rule.max_halves_apart_pct = 1.0;
+  rule.steady_window_s = 1.0;
+  return rule;
+}
+
+TEST(StopRule, MovingRateIsSampledUntilItsHalvesAgree) {
+  StopRule plain = power_limited_rule();
+  plain.max_halves_apart_pct = 0;
+  const Outcome unchecked = run_stream(plain, recovering);
+  EXPECT_EQ(unchecked.reason, StopReason::kNoiseReached);
+  EXPECT_EQ(unchecked.samples, 22);  // the minimum time, in the middle of the fall
+  const Outcome o = run_stream(power_limited_rule(), recovering);
+  EXPECT_EQ(o.reason, StopReason::kNoiseReached);
+  // the first half's median reaches 8.99 ms once its samples under it are the more
+  EXPECT_GE(o.samples, 88);
+  EXPECT_LE(o.samples, 92);
+}
+
+// 1 ms for 10 samples, then 1.03 ms: from the minimum time the halves stay 3 % apart until the
+// first half is mostly the later samples, at 42.
+double stepped(int i) { return i < 10 ? 1e-3 : 1.03e-3; }
+
+TEST(StopRule, MovingRateStopsAtTheSteadyWindowOrTheTimeLimit) {
+  StopRule rule = power_limited_rule();
+  rule.min_time_s = 0.02;
+  rule.steady_window_s = 0.03;
+  const Outcome windowed = run_stream(rule, stepped);
+  EXPECT_EQ(windowed.reason, StopReason::kNoiseReached);
+  EXPECT_EQ(windowed.samples, 30);  // 10 ms, then twenty of 1.03 ms
+  rule.steady_window_s = 1e9;
+  EXPECT_EQ(run_stream(rule, stepped).samples, 42);
+  rule.max_time_s = 0.03;
+  EXPECT_EQ(run_stream(rule, stepped).reason, StopReason::kTimeLimit);
+}
+
+TEST(StopRule, SteadyRateStopsAsWithoutTheHalvesCheck) {
+  StopRule rule;
+  rule.max_halves_apart_pct = 1.0;
+  rule.steady_window_s = 1.0;
+  EXPECT_EQ(run_stream(rule, quiet).samples, rule.min_samples);
 }
 
 TEST(StopRule, ReasonNames) {

@@ -147,6 +147,9 @@ namespace {
 // An H200 holds 1980 MHz for about the first 100 ms of a BF16 GEMM, then about 1700, with dips to
 // 1500 as its one-second power average reaches the limit.
 constexpr double kPowerSettleS = 0.15, kPowerMinTimeS = 0.2;
+// Samples of 4-10 ms after the settle: their halves' medians 3-10 % apart where the noise read
+// 0.4 % (an H100, attention at batch 32 and 3000 tokens, 2026-12-07).
+constexpr double kPowerMaxHalvesApartPct = 1.0, kPowerSteadyWindowS = 1.0;
 // About the gap a sweep leaves between two benchmarks (cooldown wait and set-up).
 constexpr double kPowerRestS = 0.5;
 }  // namespace
@@ -155,16 +158,20 @@ FamilySettings power_limited(FamilySettings base) {
   if (!base.settle_s) base.settle_s = kPowerSettleS;
   if (!base.min_time_s) base.min_time_s = kPowerMinTimeS;
   if (!base.rest_s) base.rest_s = kPowerRestS;
+  if (!base.max_halves_apart_pct) base.max_halves_apart_pct = kPowerMaxHalvesApartPct;
+  if (!base.steady_window_s) base.steady_window_s = kPowerSteadyWindowS;
   return base;
 }
 
 std::string power_limited_description(const FamilySettings& settings) {
-  char text[400];
+  char text[640];
   const int length = std::snprintf(
       text, sizeof text,
-      "Timing: samples start after %g s of load and span at least %g s, so a figure is the rate the GPU holds under "
-      "its power limit (a benchmark of a few ms sees the boost clock: up to 15 %% more).",
-      settings.settle_s.value_or(0), settings.min_time_s.value_or(0));
+      "Timing: samples start after %g s of load and span at least %g s, and up to %g s until the medians of their "
+      "halves agree within %g %%, so a figure is the rate the GPU holds under its power limit (a benchmark of a few "
+      "ms sees the boost clock: up to 15 %% more).",
+      settings.settle_s.value_or(0), settings.min_time_s.value_or(0), settings.steady_window_s.value_or(0),
+      settings.max_halves_apart_pct.value_or(0));
   if (settings.rest_s.value_or(0) > 0 && length > 0 && static_cast<std::size_t>(length) < sizeof text)
     std::snprintf(text + length, sizeof text - length,
                   " After algo:best's ranking the GPU rests %g s before each measurement.", *settings.rest_s);

@@ -98,6 +98,12 @@ struct FamilySettings {
   // ranking), and they span at least min_time_s, a part of the dither rather than one instant.
   std::optional<double> settle_s;
   std::optional<double> min_time_s;
+  // The dither is slower than a long call's samples: over min_time_s they can catch one phase of
+  // it. Then the noise target stops the sampling only once the medians of its two halves are
+  // within max_halves_apart_pct, or when steady_window_s (about the power average's period) of
+  // sampling has passed.
+  std::optional<double> max_halves_apart_pct;
+  std::optional<double> steady_window_s;
   // Idle time before a measurement that follows other load of the same benchmark (tune's
   // ranking): the power average the GPU's clock follows then starts about where it starts for a
   // benchmark measured without ranking, after the gap between benchmarks.

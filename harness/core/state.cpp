@@ -143,6 +143,7 @@ void State::commit(const Samples& samples) {
   if (!samples.batching.empty()) result_.notes["batching"] = samples.batching;
   result_.notes["stopped_by"] = to_string(samples.stopped_by);
   result_.notes["noise_pct"] = samples.noise_pct;
+  if (settings_.stop.max_halves_apart_pct > 0) result_.notes["halves_apart_pct"] = halves_apart_pct(samples.op_seconds);
   if (samples.busy_pct > 0) result_.notes["busy_pct"] = samples.busy_pct;
 }
 

@@ -59,13 +59,25 @@ double median_noise_pct(const std::vector<double>& values) {
          std::fabs(median);
 }
 
+double halves_apart_pct(const std::vector<double>& values) {
+  if (values.size() < 4) return 0;
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  const double median = median_of(values);
+  const double first = median_of(std::vector<double>(values.begin(), middle));
+  const double second = median_of(std::vector<double>(middle, values.end()));
+  if (median == 0) return first == second ? 0 : INFINITY;
+  return 100.0 * std::fabs(first - second) / std::fabs(median);
+}
+
 StopReason should_stop(const StopRule& rule, const StopState& state) {
   const int n = static_cast<int>(state.samples.size());
   if (n >= rule.max_samples) return StopReason::kSampleLimit;
   if (n >= rule.min_samples && state.elapsed_s >= rule.max_time_s) return StopReason::kTimeLimit;
   if (n < rule.min_samples || state.measured_s < rule.min_time_s) return StopReason::kContinue;
-  return median_noise_pct(state.samples) <= rule.max_noise_pct ? StopReason::kNoiseReached
-                                                               : StopReason::kContinue;
+  if (!(median_noise_pct(state.samples) <= rule.max_noise_pct)) return StopReason::kContinue;
+  const bool settling = rule.max_halves_apart_pct > 0 && state.elapsed_s < rule.steady_window_s;
+  if (settling && !(halves_apart_pct(state.samples) <= rule.max_halves_apart_pct)) return StopReason::kContinue;
+  return StopReason::kNoiseReached;
 }
 
 const char* to_string(StopReason reason) {

@@ -23,12 +23,22 @@ double median_of(std::vector<double> values);  // NaN when a value is NaN, 0 whe
 // Infinite with fewer than two values or a median of 0; NaN when a value is NaN.
 double median_noise_pct(const std::vector<double>& values);
 
+// How far apart the medians of the first and the second half of the values are, in percent of
+// the median of all: a rate still moving while the samples were taken (a power-capped GPU's clock
+// dithering around its limit, slower than the samples) shows here and not in the noise, which
+// takes the samples as independent. 0 with fewer than four values, NaN when a value is NaN.
+double halves_apart_pct(const std::vector<double>& values);
+
 struct StopRule {
   int min_samples = 10;
   int max_samples = 1000;
   double min_time_s = 0.0;      // measured (device) time to accumulate before stopping
   double max_noise_pct = 0.5;   // stop once the median's noise is under this
   double max_time_s = 5.0;      // soft limit on wall time spent sampling one benchmark
+  // Where above 0: for the first steady_window_s of sampling, the noise target stops it only
+  // once the halves' medians are within this many percent (halves_apart_pct).
+  double max_halves_apart_pct = 0.0;
+  double steady_window_s = 0.0;
 };
 
 struct StopState {

@@ -94,6 +94,8 @@ RunSettings settings_for(const Instance& instance, const RunSettings& settings) 
     if (family.settle_s) own.settle_s = *family.settle_s;
     if (family.rest_s) own.rest_s = *family.rest_s;
     if (family.min_time_s) own.stop.min_time_s = std::max(own.stop.min_time_s, *family.min_time_s);
+    if (family.max_halves_apart_pct) own.stop.max_halves_apart_pct = *family.max_halves_apart_pct;
+    if (family.steady_window_s) own.stop.steady_window_s = *family.steady_window_s;
   }
   return own;
 }

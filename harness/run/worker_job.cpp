@@ -50,7 +50,8 @@ TelemetrySettings telemetry_settings_from_json(const nlohmann::json& j) {
 nlohmann::json settings_to_json(const RunSettings& s) {
   return {{"min_samples", s.stop.min_samples}, {"max_samples", s.stop.max_samples},
           {"min_time_s", s.stop.min_time_s},   {"max_noise_pct", s.stop.max_noise_pct},
-          {"max_time_s", s.stop.max_time_s},   {"warmup_s", s.warmup_s},
+          {"max_time_s", s.stop.max_time_s},   {"max_halves_apart_pct", s.stop.max_halves_apart_pct},
+          {"steady_window_s", s.stop.steady_window_s}, {"warmup_s", s.warmup_s},
           {"batch_below_s", s.batch_below_s},  {"batch_target_s", s.batch_target_s},
           {"repetitions", s.repetitions},      {"family_repetitions", s.family_repetitions},
           {"timeout_s", s.timeout_s},
@@ -65,6 +66,8 @@ RunSettings settings_from_json(const nlohmann::json& j) {
   s.stop.min_time_s = j.at("min_time_s");
   s.stop.max_noise_pct = j.at("max_noise_pct");
   s.stop.max_time_s = j.at("max_time_s");
+  s.stop.max_halves_apart_pct = j.at("max_halves_apart_pct");
+  s.stop.steady_window_s = j.at("steady_window_s");
   s.warmup_s = j.at("warmup_s");
   s.batch_below_s = j.at("batch_below_s");
   s.batch_target_s = j.at("batch_target_s");

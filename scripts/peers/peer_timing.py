@@ -14,6 +14,9 @@ import torch
 
 # gpubench's power_limited() settings (harness/core/family.cpp) and its warm-up and batching.
 SETTLE_S, MIN_TIME_S = 0.15, 0.2
+# gpubench's power-limited stopping (harness/core/family.cpp): within the first STEADY_WINDOW_S of
+# sampling, the samples go on until the medians of their halves are within MAX_HALVES_APART_PCT.
+MAX_HALVES_APART_PCT, STEADY_WINDOW_S = 1.0, 1.0
 WARMUP_S, BATCH_BELOW_S, BATCH_TARGET_S = 0.02, 20e-6, 200e-6
 # A sample's lead-in spin (torch.cuda._sleep) lasts this many times the host's issue of the sample,
 # measured: long enough that the op is queued before the start event fires, as gpubench's gemm
@@ -32,6 +35,9 @@ def add_case_arguments(parser, warmup_s=None, min_time_s=MIN_TIME_S):
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--min-time", type=float, default=min_time_s,
                         help="seconds a power-limited case's samples span at least (gpubench's --min-time)")
+    parser.add_argument("--steady-window", type=float, default=STEADY_WINDOW_S,
+                        help="seconds of sampling within which a power-limited case samples on until its halves agree "
+                             "(0: not checked)")
     parser.add_argument("--device", type=int, default=0)
 
 
@@ -152,10 +158,20 @@ def lead_in_cycles(run, start, clock):
 PIPELINE_SPAN_S, PIPELINE_DEPTH = 0.02, 16
 
 
+def halves_apart_pct(times):
+    """gpubench's halves_apart_pct (harness/model/stats.h): the medians of the first and the second
+    half of `times` apart, in percent of the median of all; 0 with fewer than four."""
+    if len(times) < 4:
+        return 0.0
+    half = len(times) // 2
+    return 100 * abs(statistics.median(times[:half]) - statistics.median(times[half:])) / statistics.median(times)
+
+
 def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S,
-                       min_time_s=MIN_TIME_S):
+                       min_time_s=MIN_TIME_S, steady_window_s=STEADY_WINDOW_S):
     """gpubench's timing of a power-limited family: after the warm-up, load until SETTLE_S, then
-    at least `samples` samples spanning at least min_time_s. {seconds: the median per call, p10_s and
+    at least `samples` samples spanning at least min_time_s, and within steady_window_s of sampling
+    until the halves' medians are within MAX_HALVES_APART_PCT. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
     halves_s: the medians of the first and the second half of the samples,
     samples, sm_clock_mhz: read after the samples, gpu_busy_pct: the samples' share of the wall time
@@ -219,13 +235,18 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
         sample(run)
     times = []
     sampling_start = time.perf_counter()
-    while len(times) < samples or sum(times) < min_time_s:
+
+    def settling():
+        return time.perf_counter() - sampling_start < steady_window_s and halves_apart_pct(times) > MAX_HALVES_APART_PCT
+
+    while len(times) < samples or sum(times) < min_time_s or settling():
         times += sample(run)
     busy_pct = 100 * sum(times) / (time.perf_counter() - sampling_start)
     deciles = statistics.quantiles(times, n=10)
     half = len(times) // 2  # a trend across the samples (a power-capped clock still moving) shows as halves apart
     return {"seconds": statistics.median(times) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
             "halves_s": [statistics.median(times[:half] or times) / calls, statistics.median(times[half:]) / calls],
+            "sampled_s": time.perf_counter() - sampling_start,
             "samples": len(times), "sm_clock_mhz": clock.mhz(), "temp_c": clock.temperature_c(), "lead_in_cycles": spin_cycles,
             "gpu_busy_pct": busy_pct, "queue": queue or "none"}
 
@@ -235,7 +256,8 @@ def power_limited_fields(timing, flops):
     of time_us, the clock."""
     fields = {"time_us": timing["seconds"] * 1e6, "tflops": flops / timing["seconds"] / 1e12,
               "time_us_p10": timing["p10_s"] * 1e6, "time_us_p90": timing["p90_s"] * 1e6,
-              "time_us_halves": [seconds * 1e6 for seconds in timing["halves_s"]], "samples": timing["samples"]}
+              "time_us_halves": [seconds * 1e6 for seconds in timing["halves_s"]], "samples": timing["samples"],
+              "sampled_s": timing["sampled_s"]}
     for key in ("sm_clock_mhz", "temp_c"):
         if timing[key] is not None:
             fields[key] = timing[key]

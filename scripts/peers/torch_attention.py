@@ -62,7 +62,8 @@ def run_case(impl, dtype, shape, causal, backward, args):
             return {"time_us": seconds * 1e6, "tflops": work / seconds / 1e12}
         with torch.no_grad():
             timing = time_power_limited(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal),
-                                        args.samples, args.clock, queue="pipelined", min_time_s=args.min_time)
+                                        args.samples, args.clock, queue="pipelined", min_time_s=args.min_time,
+                                        steady_window_s=args.steady_window)
     return power_limited_fields(timing, work)
 
 

@@ -88,7 +88,8 @@ def run_case(name, layer, n, precision, layout, pass_name, args):
             op = lambda: backward([True, False, False])
         else:
             op = lambda: backward([False, True, False])
-        timing = time_power_limited(op, args.samples, args.clock, min_time_s=args.min_time)
+        timing = time_power_limited(op, args.samples, args.clock, min_time_s=args.min_time,
+                                    steady_window_s=args.steady_window)
     return {**peer_line(name), **power_limited_fields(timing, flops(layer, n))}
 
 
