@@ -147,8 +147,8 @@ namespace {
 // An H200 holds 1980 MHz for about the first 100 ms of a BF16 GEMM, then about 1700, with dips to
 // 1500 as its one-second power average reaches the limit.
 constexpr double kPowerSettleS = 0.15, kPowerMinTimeS = 0.2;
-// Samples of 4-10 ms after the settle: their halves' medians 3-10 % apart where the noise read
-// 0.4 % (an H100, attention at batch 32 and 3000 tokens, 2026-12-07).
+// Samples of 4-10 ms after the settle: their halves' medians up to 10 % apart while the noise read
+// under 0.5 % (an H100, attention at batch 32 and 3000 tokens, 2026-12-07).
 constexpr double kPowerMaxHalvesApartPct = 1.0, kPowerSteadyWindowS = 1.0;
 // About the gap a sweep leaves between two benchmarks (cooldown wait and set-up).
 constexpr double kPowerRestS = 0.5;
