@@ -173,7 +173,7 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
     at least `samples` samples spanning at least min_time_s, and within steady_window_s of sampling
     until the halves' medians are within MAX_HALVES_APART_PCT. {seconds: the median per call, p10_s and
     p90_s: the 10th and 90th percentiles (a kernel whose calls take one of two times shows it there),
-    halves_s: the medians of the first and the second half of the samples,
+    halves_s: the medians of the first and the second half of the samples, sampled_s: the seconds sampled,
     samples, sm_clock_mhz: read after the samples, gpu_busy_pct: the samples' share of the wall time
     they were taken in}. Ops under batch_below_s run in graphs of about batch_target_s (the family's
     batching in gpubench). `queue`, for the families gpubench queues behind its blocking kernel:
