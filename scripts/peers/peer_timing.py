@@ -4,6 +4,7 @@ codes (2 bad usage, 3 no CUDA device, as gpubench's), random data as gpubench's 
 CUDA-event-timed runs, the median) and time_power_limited (gpubench's power-limited families'
 settle and minimum sampling time, batches of short ops replayed as CUDA graphs, with the SM clock
 read through NVML after the samples)."""
+import bisect
 import ctypes
 import math
 import statistics
@@ -158,13 +159,41 @@ def lead_in_cycles(run, start, clock):
 PIPELINE_SPAN_S, PIPELINE_DEPTH = 0.02, 16
 
 
-def halves_apart_pct(times):
-    """gpubench's halves_apart_pct (harness/model/stats.h): the medians of the first and the second
-    half of `times` apart, in percent of the median of all; 0 with fewer than four."""
-    if len(times) < 4:
-        return 0.0
-    half = len(times) // 2
-    return 100 * abs(statistics.median(times[:half]) - statistics.median(times[half:])) / statistics.median(times)
+def sorted_median(values):
+    """statistics.median of a list already sorted."""
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+class SampleHalves:
+    """The samples in the order taken, with their first half, second half and whole kept sorted as
+    they arrive, so that the halves check costs microseconds a sample: sorting thousands of samples
+    after each one would idle the GPU between synchronised samples for up to a millisecond."""
+
+    def __init__(self):
+        self.times, self.first, self.second, self.whole = [], [], [], []
+
+    def add(self, values):
+        for value in values:
+            self.times.append(value)
+            bisect.insort(self.second, value)
+            bisect.insort(self.whole, value)
+            while len(self.first) < len(self.times) // 2:
+                moved = self.times[len(self.first)]
+                del self.second[bisect.bisect_left(self.second, moved)]
+                bisect.insort(self.first, moved)
+
+    def medians(self):
+        """The medians of the first and the second half (the first half's is the whole's while it is empty)."""
+        return sorted_median(self.first or self.whole), sorted_median(self.second)
+
+    def apart_pct(self):
+        """gpubench's halves_apart_pct (harness/model/stats.h): the halves' medians apart, in percent of
+        the median of all; 0 with fewer than four samples."""
+        if len(self.times) < 4:
+            return 0.0
+        first, second = self.medians()
+        return 100 * abs(first - second) / sorted_median(self.whole)
 
 
 def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW_S, batch_target_s=BATCH_TARGET_S,
@@ -233,19 +262,19 @@ def time_power_limited(op, samples, clock, queue=None, batch_below_s=BATCH_BELOW
     sample = pipelined if queue == "pipelined" else timed
     while time.perf_counter() - load_start < SETTLE_S:
         sample(run)
-    times = []
+    halves = SampleHalves()
+    times = halves.times
     sampling_start = time.perf_counter()
 
     def settling():
-        return time.perf_counter() - sampling_start < steady_window_s and halves_apart_pct(times) > MAX_HALVES_APART_PCT
+        return time.perf_counter() - sampling_start < steady_window_s and halves.apart_pct() > MAX_HALVES_APART_PCT
 
     while len(times) < samples or sum(times) < min_time_s or settling():
-        times += sample(run)
+        halves.add(sample(run))
     busy_pct = 100 * sum(times) / (time.perf_counter() - sampling_start)
     deciles = statistics.quantiles(times, n=10)
-    half = len(times) // 2  # a trend across the samples (a power-capped clock still moving) shows as halves apart
-    return {"seconds": statistics.median(times) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
-            "halves_s": [statistics.median(times[:half] or times) / calls, statistics.median(times[half:]) / calls],
+    return {"seconds": sorted_median(halves.whole) / calls, "p10_s": deciles[0] / calls, "p90_s": deciles[-1] / calls,
+            "halves_s": [median / calls for median in halves.medians()],
             "sampled_s": time.perf_counter() - sampling_start,
             "samples": len(times), "sm_clock_mhz": clock.mhz(), "temp_c": clock.temperature_c(), "lead_in_cycles": spin_cycles,
             "gpu_busy_pct": busy_pct, "queue": queue or "none"}
